@@ -1,0 +1,40 @@
+import type { Chapter, Json3Event, TrackKind } from '../ports/upstream.ts';
+
+/** One word with its timing, in seconds. */
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** One caption line, in seconds. `words` only for ASR tracks (never fabricated). */
+export interface Segment {
+  text: string;
+  start: number;
+  end: number;
+  words?: Word[];
+}
+
+/** The parsed timed text of one track. */
+export interface ParsedTimedText {
+  segments: Segment[];
+  /** True when the segments carry real per-word timings. */
+  hasWordLevel: boolean;
+  /** The normalised json3 events (styling noise removed), for the `json3` format. */
+  events: Json3Event[];
+}
+
+/** Everything a renderer may use. */
+export interface TranscriptDoc {
+  videoId: string;
+  /** The returned track's language code. */
+  language: string;
+  trackKind: TrackKind;
+  durationSeconds?: number;
+  title?: string;
+  author?: string;
+  chapters?: Chapter[];
+  segments: Segment[];
+  hasWordLevel: boolean;
+  events: Json3Event[];
+}
