@@ -1,0 +1,10 @@
+// Bun: import the built package by its own name and serve with Bun.serve on a free port.
+import { serve } from 'tubescribe/bun';
+import { check } from './check.mjs';
+
+const server = serve({ port: 0, host: '127.0.0.1' });
+try {
+  await check(server.url, `bun ${Bun.version}`);
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,22 @@
+import { defineConfig, type Options } from 'tsup';
+
+/** Build entries: name in dist → source. scripts/check-entries.mjs keeps package.json and deno.json in step. */
+export const entries: Record<string, string> = {
+  index: 'src/index.ts',
+  node: 'adapters/node/index.ts',
+  bun: 'adapters/bun/index.ts',
+  deno: 'adapters/deno/index.ts',
+  cli: 'src/cli/main.ts',
+};
+
+export default defineConfig({
+  entry: entries,
+  format: ['esm'],
+  platform: 'node',
+  target: 'es2022',
+  dts: { entry: { index: entries.index!, node: entries.node!, bun: entries.bun!, deno: entries.deno! } },
+  clean: true,
+  sourcemap: false,
+  splitting: true,
+  treeshake: true,
+}) as Options;
