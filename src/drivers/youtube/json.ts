@@ -105,21 +105,19 @@ export function required<T>(value: T | undefined | null, path: string): T {
  */
 export function findAll(value: Json, key: string, limit = Number.POSITIVE_INFINITY): JsonObject[] {
   const out: JsonObject[] = [];
-  const stack: unknown[] = [value];
+  // Depth-first, pre-order: an entry is matched when it is visited, before its children.
+  const stack: [string | undefined, unknown][] = [[undefined, value]];
   while (stack.length > 0 && out.length < limit) {
-    const current = stack.pop();
+    const [k, current] = stack.pop()!;
+    if (k === key) {
+      const o = obj(current);
+      if (o) out.push(o);
+    }
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push(current[i]);
+      for (let i = current.length - 1; i >= 0; i--) stack.push([undefined, current[i]]);
     } else if (typeof current === 'object' && current !== null) {
       const entries = Object.entries(current as JsonObject);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, v] = entries[i]!;
-        if (k === key) {
-          const o = obj(v);
-          if (o) out.push(o);
-        }
-        stack.push(v);
-      }
+      for (let i = entries.length - 1; i >= 0; i--) stack.push(entries[i]!);
     }
   }
   return out;
