@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { createStorage } from 'unstorage';
+import memoryDriver from 'unstorage/drivers/memory';
+import { describe, expect, it } from 'vitest';
+import { kvContract } from '../../test/contracts/kv.ts';
+import { createUnstorageKv, escapeKey, unescapeKey } from './kv-unstorage.ts';
+import { atomicFsDriver } from './unstorage-fs.ts';
+
+kvContract('unstorage memory', async (clock) => ({
+  kv: createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock }),
+}));
+
+kvContract('unstorage fs (atomic)', async (clock) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tubescribe-kv-'));
+  return {
+    kv: createUnstorageKv(createStorage({ driver: atomicFsDriver({ base: dir }) }), { clock }),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('key escaping', () => {
+  it('round-trips every string and produces only safe characters', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme' }),
+          fc.string({ unit: fc.constantFrom(':', 'a', '~', '.', '/', '?') }),
+        ),
+        (key) => {
+          const escaped = escapeKey(key);
+          expect(escaped).toMatch(/^[A-Za-z0-9_:~-]*$/);
+          expect(unescapeKey(escaped)).toBe(key);
+          // unstorage collapses empty segments: an escaped key never has one.
+          expect(escaped.split(':').every((part) => part !== '') || escaped === '').toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('leaves plain keys alone', () => {
+    expect(escapeKey('account:acc_123-x')).toBe('account:acc_123-x');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * An unstorage driver for a local folder that writes atomically (temporary file + rename), so a
+ * crash never leaves a half-written record behind, and that reports I/O failures instead of
+ * returning them as values. Node, Bun and Deno (node:fs).
+ * @module
+ */
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { type Driver, defineDriver } from 'unstorage';
+
+const TMP = '.tmp-';
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Creates the driver for the folder `base`. */
+export const atomicFsDriver: (options: { base: string }) => Driver = defineDriver(
+  (options: { base: string }) => {
+    const base = resolve(options.base);
+    const pathOf = (key: string): string => {
+      const parts = key.split(':');
+      if (parts.some((p) => p === '' || p === '.' || p === '..'))
+        throw new Error(`invalid storage key ${key}`);
+      return join(base, ...parts);
+    };
+    async function walk(dir: string): Promise<string[]> {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw error;
+      }
+      const out: string[] = [];
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) out.push(...(await walk(full)));
+        else if (!entry.name.startsWith(TMP)) out.push(relative(base, full).split(sep).join(':'));
+      }
+      return out;
+    }
+    return {
+      name: 'tubescribe-fs',
+      options,
+      async hasItem(key) {
+        return (await this.getItem(key)) !== null;
+      },
+      async getItem(key) {
+        try {
+          return await readFile(pathOf(key), 'utf8');
+        } catch (error) {
+          if (isMissing(error)) return null;
+          throw error;
+        }
+      },
+      async setItem(key, value) {
+        const path = pathOf(key);
+        await mkdir(dirname(path), { recursive: true });
+        const tmp = join(dirname(path), `${TMP}${crypto.randomUUID()}`);
+        await writeFile(tmp, value, 'utf8');
+        await rename(tmp, path);
+      },
+      async removeItem(key) {
+        try {
+          await unlink(pathOf(key));
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+      },
+      async getKeys() {
+        return walk(base);
+      },
+      async clear() {
+        await rm(base, { recursive: true, force: true });
+      },
+    };
+  },
+);
