@@ -21,7 +21,12 @@ export interface Recording {
 }
 
 interface RawRecording {
-  request: { httpMethod: string; url: string; headers: Record<string, string[]>; dataToSend?: number[] | null };
+  request: {
+    httpMethod: string;
+    url: string;
+    headers: Record<string, string[]>;
+    dataToSend?: number[] | null;
+  };
   response: { responseCode: number; responseHeaders: Record<string, string[]>; responseBody: string };
 }
 
@@ -38,7 +43,11 @@ export function loadRecording(relative: string): Recording {
       headers: raw.request.headers,
       body: bytes ? Buffer.from(bytes.map((b) => b & 255)).toString('utf8') : undefined,
     },
-    response: { status: raw.response.responseCode, headers: raw.response.responseHeaders, body: raw.response.responseBody },
+    response: {
+      status: raw.response.responseCode,
+      headers: raw.response.responseHeaders,
+      body: raw.response.responseBody,
+    },
   };
 }
 
@@ -54,7 +63,10 @@ export function recordedFile(relative: string): string {
 
 /** Every row of `newpipe/INDEX.tsv`. */
 export function recordingIndex(): { path: string; method: string; status: number; url: string }[] {
-  const lines = readFileSync(join(requireDir(), 'newpipe', 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(join(requireDir(), 'newpipe', 'INDEX.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   return lines.map((line) => {
     const [path = '', method = '', status = '0', , url = ''] = line.split('\t');
     return { path, method, status: Number(status), url };

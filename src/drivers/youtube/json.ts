@@ -25,7 +25,9 @@ export class ParseError extends Error {
 
 /** The object at `value`, or undefined when it is not a plain object. */
 export function obj(value: Json): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : undefined;
 }
 
 /** The array at `value`, or an empty array. */
