@@ -94,7 +94,8 @@ export interface Ledger {
 
   /**
    * Adds `by` to the counter `key` and returns the new value. The counter starts at 0 and
-   * disappears `ttlMs` after its first increment (a fixed window).
+   * disappears `ttlMs` after its first increment (a fixed window). `by = 0` reads the current
+   * value without creating the counter.
    */
   counter(key: string, by: number, ttlMs: number): Promise<number>;
 
