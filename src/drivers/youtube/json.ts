@@ -105,7 +105,7 @@ export function required<T>(value: T | undefined | null, path: string): T {
  * Every object stored under `key` anywhere inside `value` (depth-first, document order), up to
  * `limit` results. For renderers whose position moves between layouts.
  */
-export function findAll(value: Json, key: string, limit = Number.POSITIVE_INFINITY): JsonObject[] {
+export function findAll(value: Json, key: string, limit: number = Number.POSITIVE_INFINITY): JsonObject[] {
   const out: JsonObject[] = [];
   // Depth-first, pre-order: an entry is matched when it is visited, before its children.
   const stack: [string | undefined, unknown][] = [[undefined, value]];
