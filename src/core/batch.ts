@@ -1,0 +1,441 @@
+import { ApiError, type ErrorCode } from '../errors.ts';
+import type { Pricing } from './pricing.ts';
+
+/**
+ * The batch job state machine: job `queued` → `running` → `completed`; task `queued` → `running`
+ * → `succeeded` | `failed` (a failed task never fails the job). Every function returns a new
+ * record; an illegal transition throws a plain Error (a programming error, not a client error).
+ *
+ * Charging protocol (the runner's side; "never charged twice, never lost"):
+ * 1. `startTask`, persist; reserve `task.price` as {@link taskReservationId}(job, index, attempt).
+ * 2. Success: `finishTask` with `charged`, persist, THEN commit the reservation. Failure: release
+ *    it, `finishTask`. A task is committed only after its result is stored, and reaches
+ *    `succeeded` once, so at most one reservation per task is ever committed.
+ * 3. After a crash: commit again the reservation of every succeeded task with `charged > 0`
+ *    (commit is idempotent), release those of {@link staleTasks}, then {@link requeueStaleTasks}.
+ *    A running task has never been committed (step 2), so re-running it cannot charge twice, and
+ *    its result, lost with the process, is produced again.
+ */
+
+/** A batch task type. */
+export type BatchTaskType = 'transcript' | 'basic_info' | 'video_info';
+
+/** The mode of a `video_info` task (the alternative's `fast` default, or `full`). */
+export type VideoInfoMode = 'fast' | 'full';
+
+/** One task of a batch request, validated and normalised by the HTTP layer. */
+export interface BatchTaskInput {
+  /** The client's id, echoed in the results. */
+  id?: string;
+  type: BatchTaskType;
+  video_id: string;
+  /** Transcript format (transcript tasks). */
+  format?: string;
+  /** `video_info` only; default `fast`. */
+  mode?: VideoInfoMode;
+}
+
+/** Batch limits and runner settings (configuration with defaults). */
+export interface BatchSettings {
+  /** Tasks per asynchronous `POST /v1/batch`. */
+  maxTasks: number;
+  /** Tasks per synchronous `POST /v1/batch?wait=true`. */
+  maxSyncTasks: number;
+  /** Default `concurrency`, and its bounds. */
+  concurrency: number;
+  minConcurrency: number;
+  maxConcurrency: number;
+  /** Items per compatibility `POST /v1/transcripts/batch`. */
+  compatMaxItems: number;
+  /** A running task older than this is presumed lost in a crash; MUST exceed the task deadline. */
+  leaseMs: number;
+  /** Starts per task before an interrupted task is failed instead of re-queued. */
+  maxAttempts: number;
+}
+
+/** The default batch settings (the contract's bounds; lease and attempts are ours). */
+export const BATCH_DEFAULTS: Readonly<BatchSettings> = Object.freeze({
+  maxTasks: 100,
+  maxSyncTasks: 10,
+  concurrency: 10,
+  minConcurrency: 1,
+  maxConcurrency: 20,
+  compatMaxItems: 50,
+  leaseMs: 120_000,
+  maxAttempts: 3,
+});
+
+/** The defaults with overrides applied; positive safe integers with min ≤ default ≤ max, else an Error. */
+export function resolveBatchSettings(overrides: Partial<BatchSettings> = {}): Readonly<BatchSettings> {
+  const s: BatchSettings = { ...BATCH_DEFAULTS, ...overrides };
+  for (const [name, value] of Object.entries(s)) {
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`Batch setting ${name} must be a positive integer.`);
+  }
+  if (s.minConcurrency > s.concurrency || s.concurrency > s.maxConcurrency) {
+    throw new Error('Batch settings need minConcurrency ≤ concurrency ≤ maxConcurrency.');
+  }
+  return Object.freeze(s);
+}
+
+/** A task's state. */
+export type TaskState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** Why a task failed (an {@link ApiError}'s public part). */
+export interface TaskError {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+}
+
+/** One task of a job. Times are epoch ms. */
+export interface TaskRecord {
+  /** Position in the request (0-based). */
+  index: number;
+  id?: string;
+  type: BatchTaskType;
+  video_id: string;
+  format?: string;
+  mode?: VideoInfoMode;
+  state: TaskState;
+  /** Credits this task costs when it succeeds, fixed when the job is created. */
+  price: number;
+  /** How many times the task was started (the current attempt's number while running). */
+  attempts: number;
+  started_at?: number;
+  finished_at?: number;
+  latency_ms?: number;
+  /** The result (JSON), when succeeded. */
+  data?: unknown;
+  error?: TaskError;
+  /** Credits charged for this task (0 unless succeeded; ≤ price). */
+  charged: number;
+}
+
+/** A job's status, derived from its tasks. */
+export type JobStatus = 'queued' | 'running' | 'completed';
+
+/** One batch job, as stored. Times are epoch ms. */
+export interface JobRecord {
+  id: string;
+  account: string;
+  status: JobStatus;
+  created_at: number;
+  updated_at: number;
+  concurrency: number;
+  tasks: readonly TaskRecord[];
+  /** Sum of the tasks' `charged`. */
+  credits_charged: number;
+  /** Sum of the tasks' prices: the most the job can cost. */
+  estimated_credits: number;
+}
+
+/** What {@link createJob} needs; `id` comes from the caller's Random, `now` from its Clock. */
+export interface NewJob {
+  id: string;
+  account: string;
+  tasks: readonly BatchTaskInput[];
+  concurrency?: number;
+  now: number;
+}
+
+/** The outcome of one task run. `attempt` (optional) guards against a runner whose task was re-queued. */
+export type TaskOutcome =
+  | { success: true; data: unknown; latencyMs: number; charged: number; attempt?: number }
+  | { success: false; error: TaskError; latencyMs: number; attempt?: number };
+
+/** The price of one task: transcript → `batch_transcript`, basic_info → `batch_basic_info`, video_info by mode. */
+export function taskPrice(task: Pick<BatchTaskInput, 'type' | 'mode'>, pricing: Pricing): number {
+  switch (task.type) {
+    case 'transcript':
+      return pricing.batch_transcript;
+    case 'basic_info':
+      return pricing.batch_basic_info;
+    case 'video_info':
+      return task.mode === 'full' ? pricing.batch_video_info_full : pricing.batch_video_info_fast;
+    default:
+      throw new Error(`Unknown batch task type ${JSON.stringify((task as { type: unknown }).type)}.`);
+  }
+}
+
+/** The most a list of tasks can cost: every task succeeding. */
+export function estimateCredits(
+  tasks: readonly Pick<BatchTaskInput, 'type' | 'mode'>[],
+  pricing: Pricing,
+): number {
+  return tasks.reduce((sum, task) => sum + taskPrice(task, pricing), 0);
+}
+
+/** The Ledger reservation id of one attempt of one task. */
+export function taskReservationId(jobId: string, index: number, attempt: number): string {
+  return `batch:${jobId}:${index}:${attempt}`;
+}
+
+/** A new job: every task queued, prices fixed from `pricing`. Zero tasks give a completed job. */
+export function createJob(spec: NewJob, pricing: Pricing): JobRecord {
+  const concurrency = spec.concurrency ?? BATCH_DEFAULTS.concurrency;
+  if (spec.id === '') throw new Error('A batch job needs an id.');
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new Error('Batch concurrency must be ≥ 1.');
+  const tasks = spec.tasks.map((input, index): TaskRecord => {
+    const task: TaskRecord = {
+      index,
+      type: input.type,
+      video_id: input.video_id,
+      state: 'queued',
+      price: taskPrice(input, pricing),
+      attempts: 0,
+      charged: 0,
+    };
+    if (input.id !== undefined) task.id = input.id;
+    if (input.format !== undefined) task.format = input.format;
+    if (input.type === 'video_info') task.mode = input.mode ?? 'fast';
+    return task;
+  });
+  const job: JobRecord = {
+    id: spec.id,
+    account: spec.account,
+    status: 'queued',
+    created_at: spec.now,
+    updated_at: spec.now,
+    concurrency,
+    tasks,
+    credits_charged: 0,
+    estimated_credits: tasks.reduce((sum, task) => sum + task.price, 0),
+  };
+  return { ...job, status: jobStatus(job) };
+}
+
+/** True when the task is finished (succeeded or failed). */
+export function isFinished(task: Pick<TaskRecord, 'state'>): boolean {
+  return task.state === 'succeeded' || task.state === 'failed';
+}
+
+/** The status a job's tasks imply: completed when every task finished, running once any started. */
+export function jobStatus(job: Pick<JobRecord, 'tasks'>): JobStatus {
+  if (job.tasks.every(isFinished)) return 'completed';
+  return job.tasks.some((task) => task.state !== 'queued' || task.attempts > 0) ? 'running' : 'queued';
+}
+
+function taskAt(job: JobRecord, index: number): TaskRecord {
+  const task = Number.isInteger(index) ? job.tasks[index] : undefined;
+  if (task === undefined) throw new Error(`Batch job ${job.id} has no task ${index}.`);
+  return task;
+}
+
+/** The job with task `index` replaced; status and credits recomputed. */
+function withTask(job: JobRecord, task: TaskRecord, now: number): JobRecord {
+  const tasks = job.tasks.map((t) => (t.index === task.index ? task : t));
+  const credits = tasks.reduce((sum, t) => sum + t.charged, 0);
+  return { ...job, tasks, status: jobStatus({ tasks }), credits_charged: credits, updated_at: now };
+}
+
+/** Starts a queued task: `running`, attempt + 1. Starting a task in any other state throws. */
+export function startTask(job: JobRecord, index: number, now: number): JobRecord {
+  const task = taskAt(job, index);
+  if (task.state !== 'queued')
+    throw new Error(`Cannot start task ${index} of job ${job.id}: it is ${task.state}.`);
+  const { finished_at: _f, latency_ms: _l, ...rest } = task;
+  return withTask(job, { ...rest, state: 'running', attempts: task.attempts + 1, started_at: now }, now);
+}
+
+/**
+ * Finishes a running task. Success stores `data` and `charged` (a safe integer from 0, e.g. an
+ * uncharged cache hit, to `task.price`); failure stores `error` and charges nothing. Finishing a
+ * task that is not running, or whose `attempt` is not the current one, throws.
+ */
+export function finishTask(job: JobRecord, index: number, outcome: TaskOutcome, now: number): JobRecord {
+  const task = taskAt(job, index);
+  if (task.state !== 'running')
+    throw new Error(`Cannot finish task ${index} of job ${job.id}: it is ${task.state}.`);
+  if (outcome.attempt !== undefined && outcome.attempt !== task.attempts) {
+    throw new Error(`Task ${index} of job ${job.id} is on attempt ${task.attempts}, not ${outcome.attempt}.`);
+  }
+  if (!Number.isFinite(outcome.latencyMs) || outcome.latencyMs < 0) {
+    throw new Error(`Invalid latency ${outcome.latencyMs} for task ${index} of job ${job.id}.`);
+  }
+  const { data: _d, error: _e, ...rest } = task;
+  const done = { ...rest, finished_at: now, latency_ms: Math.round(outcome.latencyMs) };
+  if (!outcome.success)
+    return withTask(job, { ...done, state: 'failed', error: outcome.error, charged: 0 }, now);
+  if (!Number.isSafeInteger(outcome.charged) || outcome.charged < 0 || outcome.charged > task.price) {
+    throw new Error(
+      `Task ${index} of job ${job.id} cannot be charged ${outcome.charged} (price ${task.price}).`,
+    );
+  }
+  return withTask(job, { ...done, state: 'succeeded', data: outcome.data, charged: outcome.charged }, now);
+}
+
+/** Indexes of running tasks started at least `leaseMs` before `now` (presumed lost in a crash). */
+export function staleTasks(job: JobRecord, now: number, leaseMs: number): number[] {
+  return job.tasks
+    .filter(
+      (task) => task.state === 'running' && now - (task.started_at ?? Number.NEGATIVE_INFINITY) >= leaseMs,
+    )
+    .map((task) => task.index);
+}
+
+/**
+ * Puts every {@link staleTasks} task back in the queue (never lost), or, after `maxAttempts`
+ * starts, fails it with a retryable `internal_error` so the job still completes. A running task
+ * has never been committed (see the module's charging protocol), so neither path charges twice.
+ */
+export function requeueStaleTasks(
+  job: JobRecord,
+  now: number,
+  leaseMs: number,
+  maxAttempts: number = BATCH_DEFAULTS.maxAttempts,
+): JobRecord {
+  return staleTasks(job, now, leaseMs).reduce((current, index) => {
+    const { started_at: startedAt, ...rest } = taskAt(current, index);
+    if (rest.attempts < maxAttempts) return withTask(current, { ...rest, state: 'queued' }, now);
+    const error: TaskError = {
+      code: 'internal_error',
+      message: `The task was interrupted ${rest.attempts} times; giving up.`,
+      retryable: true,
+    };
+    const latency = Math.max(0, now - (startedAt ?? now));
+    return withTask(
+      current,
+      { ...rest, state: 'failed', error, charged: 0, finished_at: now, latency_ms: latency },
+      now,
+    );
+  }, job);
+}
+
+/** Indexes of queued tasks to start now: free slots (concurrency minus running), in request order. */
+export function runnableTasks(job: JobRecord, concurrency: number = job.concurrency): number[] {
+  const running = job.tasks.filter((task) => task.state === 'running').length;
+  const slots = Math.max(0, concurrency - running);
+  return job.tasks
+    .filter((task) => task.state === 'queued')
+    .slice(0, slots)
+    .map((task) => task.index);
+}
+
+/** A thrown value as a {@link TaskError}: an ApiError's public part, anything else `internal_error`. */
+export function taskErrorFrom(error: unknown): TaskError {
+  const e = error instanceof ApiError ? error : new ApiError('internal_error', 'Internal server error.');
+  return { code: e.code, message: e.message, retryable: e.retryable };
+}
+
+/** A job's counters, as reported by both result shapes. */
+export interface BatchTotals {
+  total_tasks: number;
+  completed_tasks: number;
+  successful_tasks: number;
+  failed_tasks: number;
+  /** Sum of the finished tasks' latencies (not wall-clock time: tasks run concurrently). */
+  total_latency_ms: number;
+  credits_charged: number;
+}
+
+/** The counters of a job. */
+export function totals(job: JobRecord): BatchTotals {
+  const finished = job.tasks.filter(isFinished);
+  const successful = finished.filter((task) => task.state === 'succeeded').length;
+  return {
+    total_tasks: job.tasks.length,
+    completed_tasks: finished.length,
+    successful_tasks: successful,
+    failed_tasks: finished.length - successful,
+    total_latency_ms: finished.reduce((sum, task) => sum + (task.latency_ms ?? 0), 0),
+    credits_charged: finished.reduce((sum, task) => sum + task.charged, 0),
+  };
+}
+
+/** One finished task as the API reports it: `data` on success, `error` on failure. */
+export interface BatchResult {
+  /** The client's id, or the task's 0-based position as a string when it gave none. */
+  id: string;
+  video_id: string;
+  type: BatchTaskType;
+  success: boolean;
+  latency_ms: number;
+  data?: unknown;
+  error?: TaskError;
+}
+
+/** One finished task's result; `withNullData` also gives failures `data: null` (the synchronous shape). */
+function resultOf(task: TaskRecord, withNullData: boolean): BatchResult {
+  const result: BatchResult = {
+    id: task.id ?? String(task.index),
+    video_id: task.video_id,
+    type: task.type,
+    success: task.state === 'succeeded',
+    latency_ms: task.latency_ms ?? 0,
+  };
+  if (task.state === 'succeeded' || withNullData)
+    result.data = task.state === 'succeeded' ? (task.data ?? null) : null;
+  if (task.state === 'failed') result.error = task.error ?? taskErrorFrom(undefined);
+  return result;
+}
+
+/** The 202 body of `POST /v1/batch`. */
+export interface BatchAccepted {
+  id: string;
+  status: JobStatus;
+  total_tasks: number;
+  estimated_credits: number;
+}
+
+/** The 202 body of `POST /v1/batch`: `{ id, status, total_tasks, estimated_credits }`. */
+export function acceptedView(job: JobRecord): BatchAccepted {
+  return {
+    id: job.id,
+    status: job.status,
+    total_tasks: job.tasks.length,
+    estimated_credits: job.estimated_credits,
+  };
+}
+
+/** The body of `GET /v1/batch/{id}`. */
+export interface BatchJobView extends Omit<BatchTotals, 'credits_charged'> {
+  id: string;
+  status: JobStatus;
+  estimated_credits: number;
+  credits_charged: number;
+  /** ISO 8601 times. */
+  created_at: string;
+  updated_at: string;
+  /** The finished tasks so far, in request order. */
+  results: BatchResult[];
+}
+
+/** The body of `GET /v1/batch/{id}`: status, counters and the finished tasks' results. */
+export function jobView(job: JobRecord): BatchJobView {
+  const { credits_charged: _c, ...counts } = totals(job);
+  return {
+    id: job.id,
+    status: job.status,
+    ...counts,
+    estimated_credits: job.estimated_credits,
+    credits_charged: job.credits_charged,
+    created_at: new Date(job.created_at).toISOString(),
+    updated_at: new Date(job.updated_at).toISOString(),
+    results: job.tasks.filter(isFinished).map((task) => resultOf(task, false)),
+  };
+}
+
+/** The synchronous result shape (`?wait=true`, the alternative's batch). */
+export interface BatchSyncResult {
+  total_tasks: number;
+  successful_tasks: number;
+  failed_tasks: number;
+  total_latency_ms: number;
+  /** Every task, in request order; `data` is null and `error` set on a failure. */
+  results: (BatchResult & { data: unknown })[];
+}
+
+/** The synchronous result of a completed job; throws for a job that is not completed. */
+export function syncResultView(job: JobRecord): BatchSyncResult {
+  if (jobStatus(job) !== 'completed') throw new Error(`Batch job ${job.id} is not completed.`);
+  const t = totals(job);
+  return {
+    total_tasks: t.total_tasks,
+    successful_tasks: t.successful_tasks,
+    failed_tasks: t.failed_tasks,
+    total_latency_ms: t.total_latency_ms,
+    results: job.tasks.map((task) => resultOf(task, true) as BatchResult & { data: unknown }),
+  };
+}
