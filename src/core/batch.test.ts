@@ -2,29 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
 import {
-  acceptedView,
-  BATCH_DEFAULTS,
   type BatchTaskInput,
   createJob,
-  estimateCredits,
   finishTask,
   type JobRecord,
   jobStatus,
-  jobView,
   requeueStaleTasks,
-  resolveBatchSettings,
   runnableTasks,
   staleTasks,
   startTask,
-  syncResultView,
   type TaskError,
   type TaskOutcome,
   taskErrorFrom,
-  taskPrice,
-  taskReservationId,
-  totals,
 } from './batch.ts';
-import { DEFAULT_PRICES, resolvePricing } from './pricing.ts';
+import { BATCH_DEFAULTS, estimateCredits } from './batch-settings.ts';
+import { acceptedView, jobView, totals } from './batch-view.ts';
+import { DEFAULT_PRICES } from './pricing.ts';
 
 const T0 = Date.parse('2024-03-01T12:00:00.000Z');
 const NOT_FOUND: TaskError = { code: 'video_unavailable', message: 'Video unavailable.', retryable: false };
@@ -49,51 +42,6 @@ const job = (tasks: BatchTaskInput[] = TASKS, concurrency?: number): JobRecord =
       : { id: 'job1', account: 'acc', tasks, concurrency, now: T0 },
     DEFAULT_PRICES,
   );
-
-describe('settings and prices', () => {
-  it('has the contract defaults', () => {
-    expect(BATCH_DEFAULTS).toMatchObject({
-      maxTasks: 100,
-      maxSyncTasks: 10,
-      concurrency: 10,
-      minConcurrency: 1,
-      maxConcurrency: 20,
-      compatMaxItems: 50,
-    });
-    expect(resolveBatchSettings()).toEqual(BATCH_DEFAULTS);
-    expect(resolveBatchSettings({ maxTasks: 200 }).maxTasks).toBe(200);
-  });
-
-  it.each([{ maxTasks: 0 }, { leaseMs: 1.5 }, { concurrency: 30 }, { minConcurrency: 11 }])(
-    'rejects %j',
-    (o) => {
-      expect(() => resolveBatchSettings(o)).toThrow(/Batch setting|minConcurrency/);
-    },
-  );
-
-  it.each<[Pick<BatchTaskInput, 'type' | 'mode'>, number]>([
-    [{ type: 'transcript' }, 1],
-    [{ type: 'basic_info' }, 0],
-    [{ type: 'video_info' }, 1],
-    [{ type: 'video_info', mode: 'fast' }, 1],
-    [{ type: 'video_info', mode: 'full' }, 2],
-  ])('%j costs %i', (task, price) => {
-    expect(taskPrice(task, DEFAULT_PRICES)).toBe(price);
-  });
-
-  it('uses the configured prices and rejects unknown types', () => {
-    const pricing = resolvePricing({ batch_transcript: 3, batch_video_info_full: 5 });
-    expect(estimateCredits(TASKS, pricing)).toBe(3 + 0 + 5 + 1);
-    expect(estimateCredits(TASKS, DEFAULT_PRICES)).toBe(4);
-    expect(() => taskPrice({ type: 'comments' as 'transcript' }, DEFAULT_PRICES)).toThrow(
-      /Unknown batch task type/,
-    );
-  });
-
-  it('names one reservation per attempt', () => {
-    expect(taskReservationId('job1', 2, 1)).toBe('batch:job1:2:1');
-  });
-});
 
 describe('createJob', () => {
   it('queues every task with its price fixed', () => {
@@ -256,79 +204,7 @@ describe('crash recovery', () => {
   });
 });
 
-describe('views', () => {
-  const partial = finishTask(
-    finishTask(startTask(startTask(job(), 2, T0 + 1), 0, T0 + 2), 2, fail(40), T0 + 41),
-    0,
-    ok(1, 90),
-    T0 + 95,
-  );
-
-  it('jobView reports counters and the finished results in request order', () => {
-    expect(jobView(partial)).toEqual({
-      id: 'job1',
-      status: 'running',
-      total_tasks: 4,
-      completed_tasks: 2,
-      successful_tasks: 1,
-      failed_tasks: 1,
-      total_latency_ms: 130,
-      estimated_credits: 4,
-      credits_charged: 1,
-      created_at: '2024-03-01T12:00:00.000Z',
-      updated_at: '2024-03-01T12:00:00.095Z',
-      results: [
-        {
-          id: 'a',
-          video_id: 'dQw4w9WgXcQ',
-          type: 'transcript',
-          success: true,
-          latency_ms: 90,
-          data: { ok: 1 },
-        },
-        {
-          id: 'c',
-          video_id: 'dQw4w9WgXcQ',
-          type: 'video_info',
-          success: false,
-          latency_ms: 40,
-          error: NOT_FOUND,
-        },
-      ],
-    });
-  });
-
-  it('syncResultView gives every task, data null on failures, ids defaulting to the index', () => {
-    expect(() => syncResultView(partial)).toThrow(/not completed/);
-    const j = [1, 3].reduce((acc, i) => finishTask(startTask(acc, i, T0), i, ok(0, 5), T0 + 5), partial);
-    const view = syncResultView(j);
-    expect(view).toMatchObject({
-      total_tasks: 4,
-      successful_tasks: 3,
-      failed_tasks: 1,
-      total_latency_ms: 140,
-    });
-    expect(view.results.map((r) => r.id)).toEqual(['a', '1', 'c', '3']);
-    expect(view.results[2]).toEqual({
-      id: 'c',
-      video_id: 'dQw4w9WgXcQ',
-      type: 'video_info',
-      success: false,
-      latency_ms: 40,
-      data: null,
-      error: NOT_FOUND,
-    });
-    expect(Object.keys(view.results[2] ?? {})).toEqual([
-      'id',
-      'video_id',
-      'type',
-      'success',
-      'latency_ms',
-      'data',
-      'error',
-    ]);
-  });
-
+describe('taskErrorFrom', () => {
   it('taskErrorFrom keeps an ApiError public part and hides anything else', () => {
     expect(taskErrorFrom(new ApiError('captions_disabled', 'No captions.'))).toEqual({
       code: 'captions_disabled',

@@ -1,4 +1,5 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
+import { BATCH_DEFAULTS, taskPrice } from './batch-settings.ts';
 import type { Pricing } from './pricing.ts';
 
 /**
@@ -7,7 +8,8 @@ import type { Pricing } from './pricing.ts';
  * record; an illegal transition throws a plain Error (a programming error, not a client error).
  *
  * Charging protocol (the runner's side; "never charged twice, never lost"):
- * 1. `startTask`, persist; reserve `task.price` as {@link taskReservationId}(job, index, attempt).
+ * 1. `startTask`, persist; reserve `task.price` as `taskReservationId(job, index, attempt)`
+ *    (batch-settings.ts).
  * 2. Success: `finishTask` with `charged`, persist, THEN commit the reservation. Failure: release
  *    it, `finishTask`. A task is committed only after its result is stored, and reaches
  *    `succeeded` once, so at most one reservation per task is ever committed.
@@ -33,49 +35,6 @@ export interface BatchTaskInput {
   format?: string;
   /** `video_info` only; default `fast`. */
   mode?: VideoInfoMode;
-}
-
-/** Batch limits and runner settings (configuration with defaults). */
-export interface BatchSettings {
-  /** Tasks per asynchronous `POST /v1/batch`. */
-  maxTasks: number;
-  /** Tasks per synchronous `POST /v1/batch?wait=true`. */
-  maxSyncTasks: number;
-  /** Default `concurrency`, and its bounds. */
-  concurrency: number;
-  minConcurrency: number;
-  maxConcurrency: number;
-  /** Items per compatibility `POST /v1/transcripts/batch`. */
-  compatMaxItems: number;
-  /** A running task older than this is presumed lost in a crash; MUST exceed the task deadline. */
-  leaseMs: number;
-  /** Starts per task before an interrupted task is failed instead of re-queued. */
-  maxAttempts: number;
-}
-
-/** The default batch settings (the contract's bounds; lease and attempts are ours). */
-export const BATCH_DEFAULTS: Readonly<BatchSettings> = Object.freeze({
-  maxTasks: 100,
-  maxSyncTasks: 10,
-  concurrency: 10,
-  minConcurrency: 1,
-  maxConcurrency: 20,
-  compatMaxItems: 50,
-  leaseMs: 120_000,
-  maxAttempts: 3,
-});
-
-/** The defaults with overrides applied; positive safe integers with min ≤ default ≤ max, else an Error. */
-export function resolveBatchSettings(overrides: Partial<BatchSettings> = {}): Readonly<BatchSettings> {
-  const s: BatchSettings = { ...BATCH_DEFAULTS, ...overrides };
-  for (const [name, value] of Object.entries(s)) {
-    if (!Number.isSafeInteger(value) || value < 1)
-      throw new Error(`Batch setting ${name} must be a positive integer.`);
-  }
-  if (s.minConcurrency > s.concurrency || s.concurrency > s.maxConcurrency) {
-    throw new Error('Batch settings need minConcurrency ≤ concurrency ≤ maxConcurrency.');
-  }
-  return Object.freeze(s);
 }
 
 /** A task's state. */
@@ -143,33 +102,6 @@ export interface NewJob {
 export type TaskOutcome =
   | { success: true; data: unknown; latencyMs: number; charged: number; attempt?: number }
   | { success: false; error: TaskError; latencyMs: number; attempt?: number };
-
-/** The price of one task: transcript → `batch_transcript`, basic_info → `batch_basic_info`, video_info by mode. */
-export function taskPrice(task: Pick<BatchTaskInput, 'type' | 'mode'>, pricing: Pricing): number {
-  switch (task.type) {
-    case 'transcript':
-      return pricing.batch_transcript;
-    case 'basic_info':
-      return pricing.batch_basic_info;
-    case 'video_info':
-      return task.mode === 'full' ? pricing.batch_video_info_full : pricing.batch_video_info_fast;
-    default:
-      throw new Error(`Unknown batch task type ${JSON.stringify((task as { type: unknown }).type)}.`);
-  }
-}
-
-/** The most a list of tasks can cost: every task succeeding. */
-export function estimateCredits(
-  tasks: readonly Pick<BatchTaskInput, 'type' | 'mode'>[],
-  pricing: Pricing,
-): number {
-  return tasks.reduce((sum, task) => sum + taskPrice(task, pricing), 0);
-}
-
-/** The Ledger reservation id of one attempt of one task. */
-export function taskReservationId(jobId: string, index: number, attempt: number): string {
-  return `batch:${jobId}:${index}:${attempt}`;
-}
 
 /** A new job: every task queued, prices fixed from `pricing`. Zero tasks give a completed job. */
 export function createJob(spec: NewJob, pricing: Pricing): JobRecord {
@@ -317,125 +249,4 @@ export function runnableTasks(job: JobRecord, concurrency: number = job.concurre
 export function taskErrorFrom(error: unknown): TaskError {
   const e = error instanceof ApiError ? error : new ApiError('internal_error', 'Internal server error.');
   return { code: e.code, message: e.message, retryable: e.retryable };
-}
-
-/** A job's counters, as reported by both result shapes. */
-export interface BatchTotals {
-  total_tasks: number;
-  completed_tasks: number;
-  successful_tasks: number;
-  failed_tasks: number;
-  /** Sum of the finished tasks' latencies (not wall-clock time: tasks run concurrently). */
-  total_latency_ms: number;
-  credits_charged: number;
-}
-
-/** The counters of a job. */
-export function totals(job: JobRecord): BatchTotals {
-  const finished = job.tasks.filter(isFinished);
-  const successful = finished.filter((task) => task.state === 'succeeded').length;
-  return {
-    total_tasks: job.tasks.length,
-    completed_tasks: finished.length,
-    successful_tasks: successful,
-    failed_tasks: finished.length - successful,
-    total_latency_ms: finished.reduce((sum, task) => sum + (task.latency_ms ?? 0), 0),
-    credits_charged: finished.reduce((sum, task) => sum + task.charged, 0),
-  };
-}
-
-/** One finished task as the API reports it: `data` on success, `error` on failure. */
-export interface BatchResult {
-  /** The client's id, or the task's 0-based position as a string when it gave none. */
-  id: string;
-  video_id: string;
-  type: BatchTaskType;
-  success: boolean;
-  latency_ms: number;
-  data?: unknown;
-  error?: TaskError;
-}
-
-/** One finished task's result; `withNullData` also gives failures `data: null` (the synchronous shape). */
-function resultOf(task: TaskRecord, withNullData: boolean): BatchResult {
-  const result: BatchResult = {
-    id: task.id ?? String(task.index),
-    video_id: task.video_id,
-    type: task.type,
-    success: task.state === 'succeeded',
-    latency_ms: task.latency_ms ?? 0,
-  };
-  if (task.state === 'succeeded' || withNullData)
-    result.data = task.state === 'succeeded' ? (task.data ?? null) : null;
-  if (task.state === 'failed') result.error = task.error ?? taskErrorFrom(undefined);
-  return result;
-}
-
-/** The 202 body of `POST /v1/batch`. */
-export interface BatchAccepted {
-  id: string;
-  status: JobStatus;
-  total_tasks: number;
-  estimated_credits: number;
-}
-
-/** The 202 body of `POST /v1/batch`: `{ id, status, total_tasks, estimated_credits }`. */
-export function acceptedView(job: JobRecord): BatchAccepted {
-  return {
-    id: job.id,
-    status: job.status,
-    total_tasks: job.tasks.length,
-    estimated_credits: job.estimated_credits,
-  };
-}
-
-/** The body of `GET /v1/batch/{id}`. */
-export interface BatchJobView extends Omit<BatchTotals, 'credits_charged'> {
-  id: string;
-  status: JobStatus;
-  estimated_credits: number;
-  credits_charged: number;
-  /** ISO 8601 times. */
-  created_at: string;
-  updated_at: string;
-  /** The finished tasks so far, in request order. */
-  results: BatchResult[];
-}
-
-/** The body of `GET /v1/batch/{id}`: status, counters and the finished tasks' results. */
-export function jobView(job: JobRecord): BatchJobView {
-  const { credits_charged: _c, ...counts } = totals(job);
-  return {
-    id: job.id,
-    status: job.status,
-    ...counts,
-    estimated_credits: job.estimated_credits,
-    credits_charged: job.credits_charged,
-    created_at: new Date(job.created_at).toISOString(),
-    updated_at: new Date(job.updated_at).toISOString(),
-    results: job.tasks.filter(isFinished).map((task) => resultOf(task, false)),
-  };
-}
-
-/** The synchronous result shape (`?wait=true`, the alternative's batch). */
-export interface BatchSyncResult {
-  total_tasks: number;
-  successful_tasks: number;
-  failed_tasks: number;
-  total_latency_ms: number;
-  /** Every task, in request order; `data` is null and `error` set on a failure. */
-  results: (BatchResult & { data: unknown })[];
-}
-
-/** The synchronous result of a completed job; throws for a job that is not completed. */
-export function syncResultView(job: JobRecord): BatchSyncResult {
-  if (jobStatus(job) !== 'completed') throw new Error(`Batch job ${job.id} is not completed.`);
-  const t = totals(job);
-  return {
-    total_tasks: t.total_tasks,
-    successful_tasks: t.successful_tasks,
-    failed_tasks: t.failed_tasks,
-    total_latency_ms: t.total_latency_ms,
-    results: job.tasks.map((task) => resultOf(task, true) as BatchResult & { data: unknown }),
-  };
 }

@@ -1,49 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Random } from '../ports/random.ts';
 import { parseEmail } from './email.ts';
 import {
-  buildVerifyResponse,
-  codeMac,
-  codeMatches,
-  generateCode,
-  generateSignupToken,
-  isWellFormedCode,
-  isWellFormedSignupToken,
   type PendingSignup,
   precheckVerify,
-  resolveSignupSettings,
-  SIGNUP_SETTINGS,
   type SignupState,
   type SignupTransition,
   transition,
   type VerifyRequested,
 } from './signup.ts';
-
-/** A seeded xorshift32 source (tests only). */
-function seeded(seed: number): Random {
-  let x = seed | 0 || 1;
-  return {
-    bytes(length: number): Uint8Array {
-      const out = new Uint8Array(length);
-      for (let i = 0; i < length; i++) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        out[i] = x & 255;
-      }
-      return out;
-    },
-  };
-}
-
-/** A source that replays `bytes` and then repeats the last one. */
-function scripted(bytes: number[]): Random {
-  let i = 0;
-  return {
-    bytes: (length) => Uint8Array.from({ length }, () => bytes[Math.min(i++, bytes.length - 1)]!),
-  };
-}
+import { resolveSignupSettings, SIGNUP_SETTINGS } from './signup-settings.ts';
 
 const T0 = 1_700_000_000_000;
 const TOKEN = 'sut_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -82,81 +48,6 @@ function verifyEvent(overrides: Partial<VerifyRequested> = {}): VerifyRequested 
 function errorCode(result: SignupTransition): string {
   return result.outcome.kind === 'error' ? result.outcome.error.code : result.outcome.kind;
 }
-
-describe('settings', () => {
-  it('has the contract defaults and documented throttles', () => {
-    expect(SIGNUP_SETTINGS).toMatchObject({
-      codeLength: 6,
-      lifetimeSeconds: 600,
-      maxWrongCodes: 3,
-      freeCredits: 200,
-      requestsPerSecond: 1,
-      requestsPerDay: 100,
-    });
-    expect(SIGNUP_SETTINGS.throttles.address).toEqual([{ limit: 5, window: 3600 }]);
-    expect(SIGNUP_SETTINGS.throttles.network).toEqual([{ limit: 20, window: 3600 }]);
-    expect(SIGNUP_SETTINGS.throttles.domainGrants).toEqual([{ limit: 3, window: 'utc-day' }]);
-  });
-
-  it('merges overrides, throttles included', () => {
-    const s = resolveSignupSettings({ freeCredits: 50, throttles: { network: [{ limit: 2, window: 60 }] } });
-    expect(s.freeCredits).toBe(50);
-    expect(s.codeLength).toBe(6);
-    expect(s.throttles.network).toEqual([{ limit: 2, window: 60 }]);
-    expect(s.throttles.address).toEqual(SIGNUP_SETTINGS.throttles.address);
-  });
-});
-
-describe('codes and tokens', () => {
-  it('generates 6 digits, every digit in every position over 10,000 seeded draws', () => {
-    const random = seeded(42);
-    const seen = Array.from({ length: 6 }, () => new Set<string>());
-    for (let i = 0; i < 10_000; i++) {
-      const code = generateCode(random);
-      expect(code).toMatch(/^[0-9]{6}$/);
-      for (const [position, digit] of [...code].entries()) seen[position]!.add(digit);
-    }
-    for (const digits of seen) expect(digits.size).toBe(10);
-  });
-
-  it('rejects bytes ≥ 250 and keeps leading zeros', () => {
-    expect(generateCode(scripted([250, 255, 0, 10, 249, 20, 30, 40, 5]))).toBe('009000');
-    expect(generateCode(scripted([251, 7, 252, 1, 2, 3, 4, 5]), 4)).toBe('7123');
-  });
-
-  it('takes a length and refuses nonsense or a broken source', () => {
-    expect(generateCode(seeded(7), 8)).toMatch(/^[0-9]{8}$/);
-    expect(() => generateCode(seeded(7), 0)).toThrow(RangeError);
-    expect(() => generateCode(scripted([255]))).toThrow(/unusable/);
-  });
-
-  it('checks code and token shapes', () => {
-    expect(isWellFormedCode('012345')).toBe(true);
-    expect(isWellFormedCode('12345')).toBe(false);
-    expect(isWellFormedCode('12345a')).toBe(false);
-    expect(isWellFormedCode(123456)).toBe(false);
-    expect(isWellFormedCode('１２３４５６')).toBe(false);
-    const token = generateSignupToken(seeded(1));
-    expect(isWellFormedSignupToken(token)).toBe(true);
-    expect(generateSignupToken(seeded(2))).not.toBe(token);
-    expect(isWellFormedSignupToken(`${token}x`)).toBe(false);
-    expect(isWellFormedSignupToken('sut_../../etc/passwd')).toBe(false);
-  });
-
-  it('stores codes only as a token-bound HMAC and compares it', async () => {
-    const secret = new TextEncoder().encode('s3cret');
-    const mac = await codeMac(secret, TOKEN, '012345');
-    expect(mac).toMatch(/^[0-9a-f]{64}$/);
-    expect(mac).not.toContain('012345');
-    expect(await codeMac(secret, TOKEN, '012345')).toBe(mac);
-    expect(await codeMac(secret, `${TOKEN}B`, '012345')).not.toBe(mac);
-    expect(await codeMatches(secret, TOKEN, '012345', mac)).toBe(true);
-    expect(await codeMatches(secret, TOKEN, '012346', mac)).toBe(false);
-    expect(await codeMatches(secret, TOKEN, '012345', mac.slice(0, 63))).toBe(false);
-    expect(await codeMatches(secret, TOKEN, '012345', `${mac}0`)).toBe(false);
-    expect(await codeMatches(new TextEncoder().encode('other'), TOKEN, '012345', mac)).toBe(false);
-  });
-});
 
 describe('sign-up rows', () => {
   const email = parseEmail('Jane.Doe+x@Example.com');
@@ -476,39 +367,5 @@ describe('laws over verify sequences', () => {
         });
       }),
     );
-  });
-});
-
-describe('buildVerifyResponse', () => {
-  it('builds the contract body', () => {
-    const body = buildVerifyResponse({
-      apiKey: 'tsk_KEY',
-      credits: 200,
-      baseUrl: 'https://api.example.com/',
-    });
-    expect(body).toEqual({
-      status: 'account_created',
-      api_key: 'tsk_KEY',
-      credits: 200,
-      limits: { requests_per_second: 1, requests_per_day: 100 },
-      next: expect.stringContaining('https://api.example.com/v1/'),
-      example_request:
-        'curl -H "Authorization: Bearer tsk_KEY" "https://api.example.com/v1/transcripts?video_id=jNQXAC9IVRw"',
-      docs: 'https://api.example.com/docs',
-      notes: expect.stringContaining('200 free credits'),
-    });
-    expect(body.notes).toMatch(/100 requests per UTC day/);
-  });
-
-  it('says so when no free credits were granted, and follows the settings', () => {
-    const settings = resolveSignupSettings({
-      requestsPerSecond: 2,
-      requestsPerDay: 50,
-      exampleVideoId: 'dQw4w9WgXcQ',
-    });
-    const body = buildVerifyResponse({ apiKey: 'k', credits: 0, baseUrl: 'http://127.0.0.1:8787' }, settings);
-    expect(body.limits).toEqual({ requests_per_second: 2, requests_per_day: 50 });
-    expect(body.notes).toMatch(/No free credits/);
-    expect(body.example_request).toContain('http://127.0.0.1:8787/v1/transcripts?video_id=dQw4w9WgXcQ');
   });
 });

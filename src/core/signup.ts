@@ -1,8 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
-import type { RateRule } from '../ports/ledger.ts';
-import type { Random } from '../ports/random.ts';
-import { newId } from './api-keys.ts';
-import { accountKey, grantKey, isMajorProvider, MAJOR_PROVIDERS, type ParsedEmail } from './email.ts';
+import { accountKey, grantKey, isMajorProvider, type ParsedEmail } from './email.ts';
+import { SIGNUP_SETTINGS, type SignupSettings } from './signup-settings.ts';
 
 /**
  * Agent sign-up as a pure state machine: the contract's "Agent sign-up flow" table, one state per
@@ -10,136 +8,6 @@ import { accountKey, grantKey, isMajorProvider, MAJOR_PROVIDERS, type ParsedEmai
  * throttles first, computes the atomic facts (attempt number, consume-once claim, existing
  * account) and then applies the effects returned here, in order.
  */
-
-/** Throttles of the sign-up service, as Ledger rate rules. */
-export interface SignupThrottles {
-  /** Sign-ups per grant key (default 5 per hour). */
-  address: readonly RateRule[];
-  /** Sign-ups per client network, see `clientNetwork` (default 20 per hour). */
-  network: readonly RateRule[];
-  /** Verify calls per client network (default 60 per hour). */
-  verifyNetwork: readonly RateRule[];
-  /** Free-credit grants per email domain outside the major providers (default 3 per UTC day). */
-  domainGrants: readonly RateRule[];
-}
-
-/** Every sign-up limit; see {@link SIGNUP_SETTINGS} for the defaults. */
-export interface SignupSettings {
-  /** Digits per code. */
-  codeLength: number;
-  /** Lifetime of a token and its code, in seconds (the response's `expires_in`). */
-  lifetimeSeconds: number;
-  /** How long a pending record is kept, so a late verify gets `code_expired` (≥ lifetime). */
-  retentionSeconds: number;
-  /** Wrong codes that end a sign-up; also the number of codes ever evaluated per token. */
-  maxWrongCodes: number;
-  /** Credits granted once per grant key. */
-  freeCredits: number;
-  /** The free plan's limits, reported in the verify response. */
-  requestsPerSecond: number;
-  requestsPerDay: number;
-  /** Where the verify endpoint lives, named in the sign-up response's `next`. */
-  verifyUrl: string;
-  /** A video for the verify response's `example_request`. */
-  exampleVideoId: string;
-  /** Domains exempt from the per-domain grant cap (patterns as in `isMajorProvider`). */
-  majorProviders: readonly string[];
-  throttles: SignupThrottles;
-}
-
-/** The defaults: the contract's 6 digits, 600 s, 3 wrong codes, 200 credits, 1/s and 100/day. */
-export const SIGNUP_SETTINGS: SignupSettings = {
-  codeLength: 6,
-  lifetimeSeconds: 600,
-  retentionSeconds: 1800,
-  maxWrongCodes: 3,
-  freeCredits: 200,
-  requestsPerSecond: 1,
-  requestsPerDay: 100,
-  verifyUrl: '/api/agent/verify',
-  exampleVideoId: 'jNQXAC9IVRw',
-  majorProviders: MAJOR_PROVIDERS,
-  throttles: {
-    address: [{ limit: 5, window: 3600 }],
-    network: [{ limit: 20, window: 3600 }],
-    verifyNetwork: [{ limit: 60, window: 3600 }],
-    domainGrants: [{ limit: 3, window: 'utc-day' }],
-  },
-};
-
-/** Overrides for {@link resolveSignupSettings}; `throttles` may be partial too. */
-export type SignupOverrides = Partial<Omit<SignupSettings, 'throttles'>> & {
-  throttles?: Partial<SignupThrottles>;
-};
-
-/** {@link SIGNUP_SETTINGS} with `overrides` applied. */
-export function resolveSignupSettings(overrides: SignupOverrides = {}): SignupSettings {
-  const { throttles, ...rest } = overrides;
-  return { ...SIGNUP_SETTINGS, ...rest, throttles: { ...SIGNUP_SETTINGS.throttles, ...throttles } };
-}
-
-/**
- * A uniformly random code of `length` decimal digits (leading zeros kept). Bytes ≥ 250 are
- * rejected so that `byte % 10` is unbiased.
- */
-export function generateCode(random: Random, length = 6): string {
-  if (!Number.isInteger(length) || length < 1) throw new RangeError('code length must be a positive integer');
-  let code = '';
-  for (let round = 0; code.length < length; round++) {
-    if (round >= 64) throw new Error('Random source keeps returning unusable bytes');
-    for (const byte of random.bytes(length - code.length + 2)) {
-      if (byte < 250 && code.length < length) code += String(byte % 10);
-    }
-  }
-  return code;
-}
-
-/** True when `code` is exactly `length` ASCII digits (the verify body's shape check). */
-export function isWellFormedCode(code: unknown, length = 6): boolean {
-  return typeof code === 'string' && code.length === length && /^[0-9]+$/.test(code);
-}
-
-/** A new sign-up token: `sut_` + 32 base62 characters (≈ 190 bits). */
-export function generateSignupToken(random: Random): string {
-  return newId('sut', random, 32);
-}
-
-/** True when `token` has the shape of {@link generateSignupToken}'s output (checked before any lookup). */
-export function isWellFormedSignupToken(token: unknown): boolean {
-  return typeof token === 'string' && /^sut_[0-9A-Za-z]{32}$/.test(token);
-}
-
-/**
- * The stored form of a code: lower-case hex HMAC-SHA256 under `secret` of the token and the
- * code, so a stored MAC is useless for any other token and the code itself is never stored.
- */
-export async function codeMac(secret: Uint8Array, token: string, code: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const data = new TextEncoder().encode(`tubescribe/signup-code\n${token}\n${code}`);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, data));
-  let hex = '';
-  for (const byte of mac) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
-
-/** True when `code` is the code whose {@link codeMac} is `mac`; compares in constant time. */
-export async function codeMatches(
-  secret: Uint8Array,
-  token: string,
-  code: string,
-  mac: string,
-): Promise<boolean> {
-  const expected = await codeMac(secret, token, code);
-  let diff = expected.length ^ mac.length;
-  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ (mac.charCodeAt(i) | 0);
-  return diff === 0;
-}
 
 /** A pending sign-up: a code was sent and may still be verified. JSON-serialisable. */
 export interface PendingSignup {
@@ -150,7 +18,7 @@ export interface PendingSignup {
   domain: string;
   accountKey: string;
   grantKey: string;
-  /** {@link codeMac} of the code; the code itself is never stored. */
+  /** `codeMac` (signup-code.ts) of the code; the code itself is never stored. */
   codeMac: string;
   /** Epoch ms. */
   createdAt: number;
@@ -225,7 +93,8 @@ export interface SignupResponse {
 
 /**
  * What the caller answers: the sign-up body; `account_created` (HTTP 201, whose body
- * {@link buildVerifyResponse} makes once the effects ran and the key exists); or an error to throw.
+ * `buildVerifyResponse` (signup-response.ts) makes once the effects ran and the key exists); or an
+ * error to throw.
  */
 export type SignupOutcome =
   | { kind: 'code_sent'; status: 200; body: SignupResponse }
@@ -397,46 +266,4 @@ export function transition(
   settings: SignupSettings = SIGNUP_SETTINGS,
 ): SignupTransition {
   return event.type === 'signup' ? signup(state, event, settings) : verify(state, event, settings);
-}
-
-/** The verify response body (HTTP 201). */
-export interface VerifyResponse {
-  status: 'account_created';
-  api_key: string;
-  credits: number;
-  limits: { requests_per_second: number; requests_per_day: number };
-  next: string;
-  example_request: string;
-  docs: string;
-  notes: string;
-}
-
-/**
- * Builds the verify response. `credits` is the account's balance after the effects ran (the free
- * grant may have been skipped); `baseUrl` is the data API's origin (a trailing `/` is dropped).
- */
-export function buildVerifyResponse(
-  input: { apiKey: string; credits: number; baseUrl: string },
-  settings: SignupSettings = SIGNUP_SETTINGS,
-): VerifyResponse {
-  const base = input.baseUrl.replace(/\/+$/, '');
-  const perSecond = settings.requestsPerSecond;
-  const perDay = settings.requestsPerDay;
-  const grant =
-    input.credits > 0
-      ? `The account starts with ${input.credits} free credits.`
-      : "No free credits were granted: this address (or a +tag or dotted variant) already received them, or its domain used up today's free grants.";
-  return {
-    status: 'account_created',
-    api_key: input.apiKey,
-    credits: input.credits,
-    limits: { requests_per_second: perSecond, requests_per_day: perDay },
-    next: `Store api_key server-side and send it as "Authorization: Bearer <api_key>" (or "X-API-Key") on every request to ${base}/v1/.`,
-    example_request: `curl -H "Authorization: Bearer ${input.apiKey}" "${base}/v1/transcripts?video_id=${settings.exampleVideoId}"`,
-    docs: `${base}/docs`,
-    notes:
-      `${grant} The key is shown only once and must not be exposed in client code. ` +
-      `Until a credit pack is bought the key is limited to ${perSecond} request(s) per second and ` +
-      `${perDay} requests per UTC day; any credit pack removes the daily limit.`,
-  };
 }
