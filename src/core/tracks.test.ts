@@ -75,7 +75,14 @@ describe('chooseTrack', () => {
       'manual_first',
       'manual:en-US prefix 0',
     ],
-    ['exact asr beats prefix manual (manual_first)', REGIONAL, ['en'], 'manual_first', 'asr:en exact 0'],
+    [
+      'prefix manual beats exact asr (manual_first: creator captions within the language)',
+      REGIONAL,
+      ['en'],
+      'manual_first',
+      'manual:en-GB prefix 0',
+    ],
+    ['exact asr beats prefix manual (asr_first)', REGIONAL, ['en'], 'asr_first', 'asr:en exact 0'],
     ['manual_only takes the prefix manual', REGIONAL, ['en'], 'manual_only', 'manual:en-GB prefix 0'],
     ['asr_only takes the prefix asr', REGIONAL, ['en-GB'], 'asr_only', 'asr:en prefix 0'],
     ['exact_only skips a prefix', 'm:en-GB a:de', ['en', 'de'], 'exact_only', 'asr:de exact 1'],
@@ -250,10 +257,12 @@ describe('chooseTrack properties', () => {
           expect(r.match).toBe(star ? 'spoken' : 'exact');
         }
         if (r.match === 'prefix') {
-          // a prefix match only when no allowed track has the exact code
-          const kinds = { manual_only: ['manual'], asr_only: ['asr'] }[policy as string] ?? ['manual', 'asr'];
+          // a prefix match only when no track of the same or a preferred kind has the exact code
+          const order = policy === 'asr_first' ? ['asr', 'manual'] : ['manual', 'asr'];
+          const kinds = { manual_only: ['manual'], asr_only: ['asr'] }[policy as string] ?? order;
+          const better = kinds.slice(0, kinds.indexOf(r.track.kind) + 1);
           const exact = tracks.filter(
-            (t) => kinds.includes(t.kind) && norm(t.languageCode) === norm(r.requested),
+            (t) => better.includes(t.kind) && norm(t.languageCode) === norm(r.requested),
           );
           expect(exact).toEqual([]);
         }

@@ -84,14 +84,13 @@ function pick(
   const allowed = tracks
     .map((track, position) => ({ track, position, code: norm(track.languageCode) }))
     .filter((c) => kinds.includes(c.track.kind));
-  let candidates = allowed.filter((c) => c.code === code);
-  let match: 'exact' | 'prefix' = 'exact';
-  if (candidates.length === 0) {
-    const p = primary(code);
-    if (policy === 'exact_only' || p === '') return undefined;
-    candidates = allowed.filter((c) => primary(c.code) === p);
-    match = 'prefix';
-  }
+  // exact_only: the exact code only. Otherwise every track of the same primary language is a
+  // candidate ("creator captions within a matched language"), ranked below.
+  const p = primary(code);
+  const candidates =
+    policy === 'exact_only' || p === ''
+      ? allowed.filter((c) => c.code === code)
+      : allowed.filter((c) => c.code === code || primary(c.code) === p);
   // Kind by policy, then closeness (exact, subtag prefix, sibling), then isDefault, then listing order.
   const rank = (c: (typeof allowed)[number]): number[] => [
     kinds.indexOf(c.track.kind),
@@ -103,7 +102,9 @@ function pick(
   for (const c of candidates) {
     if (best === undefined || lessThan(rank(c), rank(best))) best = c;
   }
-  return best === undefined ? undefined : { track: best.track, match };
+  return best === undefined
+    ? undefined
+    : { track: best.track, match: best.code === code ? 'exact' : 'prefix' };
 }
 
 /** Lexicographic comparison of two rank tuples of the same length. */
@@ -121,11 +122,11 @@ function lessThan(a: readonly number[], b: readonly number[]): boolean {
  *
  * Languages are tried in the given order before the track kind is considered. `*` and its alias
  * `auto` stand for {@link spokenLanguage}. Codes compare case-insensitively (`_` reads as `-`).
- * Within one language: first the tracks with exactly that code among those the policy allows;
- * when there is none and the policy is not `exact_only`, the tracks with the same primary subtag
- * (`en` ↔ `en-GB`, `en-GB` ↔ `en`, `en-GB` ↔ `en-US`). Among the candidates the policy's kind
- * order wins, then the closer code (exact, subtag prefix, sibling), then `isDefault`, then the
- * first listed. An empty `languages` list means `['*']`; blank entries match nothing.
+ * Within one language, outside `exact_only`, every allowed track with the same primary subtag is
+ * a candidate (`en` ↔ `en-GB`, `en-GB` ↔ `en`, `en-GB` ↔ `en-US`): the policy's kind order wins
+ * first ("creator captions within a matched language", so under `manual_first` a manual `en-GB`
+ * beats an ASR `en` for a request of `en`), then the closer code (exact, subtag prefix,
+ * sibling), then `isDefault`, then the first listed. `exact_only` considers the exact code only. An empty `languages` list means `['*']`; blank entries match nothing.
  *
  * @throws ApiError `captions_disabled` when there are no tracks, `language_not_found` (with
  *   `details.requested` and `details.available`) when no language can be satisfied.
