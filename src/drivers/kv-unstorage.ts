@@ -8,7 +8,8 @@
  *   expire keys natively (Redis) also get the TTL, so storage does not fill up.
  * @module
  */
-import type { Storage } from 'unstorage';
+import { createStorage, type Storage } from 'unstorage';
+import memoryDriver from 'unstorage/drivers/memory';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue, SetOptions } from '../ports/kv.ts';
 
@@ -104,4 +105,9 @@ export function createUnstorageKv(storage: Storage, options: UnstorageKvOptions)
       await storage.dispose();
     },
   };
+}
+
+/** A KeyValue in process memory (unstorage's memory driver): for tests and throwaway servers. */
+export function createMemoryKv(clock: Clock): KeyValue {
+  return createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock });
 }

@@ -1,0 +1,155 @@
+/**
+ * Transcript routes: POST and GET /v1/transcripts (every format), and the older description's
+ * GET /v1/transcripts/{videoId} and /languages (compatibility routes over the same service).
+ * @module
+ */
+import * as v from 'valibot';
+import { renderTranscript, type TranscriptFormat } from '../../core/render/index.ts';
+import type { TrackPolicy } from '../../core/tracks.ts';
+import { defineRoute, type Reply, type Route, type RouteContext } from '../route.ts';
+import type { Runtime } from '../runtime.ts';
+import { format, languageCsv, languageList, trackPolicy, videoId } from '../schemas.ts';
+import { oneOf, queryBoolean } from '../validate.ts';
+
+const body = v.object({
+  video_id: videoId,
+  format: v.optional(format, 'segments'),
+  word_level: v.optional(v.boolean('expected true or false'), false),
+  languages: v.optional(languageList, ['*']),
+  track_policy: v.optional(trackPolicy, 'manual_first'),
+});
+
+const query = v.object({
+  video_id: videoId,
+  format: v.optional(format, 'segments'),
+  word_level: v.optional(queryBoolean, 'false'),
+  languages: v.optional(languageCsv, '*'),
+  track_policy: v.optional(trackPolicy, 'manual_first'),
+});
+
+const legacyQuery = v.object({
+  lang: v.optional(languageCsv, '*'),
+  format: v.optional(oneOf(['json', 'text', 'srt', 'vtt'] as const), 'json'),
+});
+
+const errors = [400, 403, 404, 502, 503, 504];
+const TRANSCRIPT_TYPES = ['application/json', 'text/markdown', 'text/plain', 'text/vtt'];
+
+interface TranscriptInput {
+  video_id: string;
+  format: TranscriptFormat;
+  word_level: boolean;
+  languages: string[];
+  track_policy: TrackPolicy;
+}
+
+/** Runs the transcript service and renders the requested format with the transcript headers. */
+async function transcriptReply(rt: Runtime, input: TranscriptInput, ctx: RouteContext): Promise<Reply> {
+  const result = await rt.services.transcripts.get(
+    {
+      videoId: input.video_id,
+      languages: input.languages,
+      policy: input.track_policy,
+      format: input.format,
+      wordLevel: input.word_level,
+    },
+    ctx.call,
+  );
+  const rendered = renderTranscript(result.doc, input.format, { wordLevel: input.word_level });
+  return {
+    text: rendered.body,
+    contentType: rendered.contentType,
+    cache: result.cache,
+    headers: {
+      'X-Track-Type': result.doc.trackKind === 'asr' ? 'ASR' : 'MANUAL',
+      'X-Language-Code': result.doc.language,
+      'X-Duration-Seconds': result.seconds.toFixed(3),
+    },
+  };
+}
+
+/** The transcript routes. */
+export function transcriptRoutes(rt: Runtime): Route[] {
+  const description =
+    'Returns the captions of a video. Languages are tried in order before the track kind; `*` ' +
+    "(alias `auto`) is the video's spoken language. JSON formats answer the Transcript object; " +
+    'markdown, text, srt and vtt answer the document itself.';
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/transcripts',
+      tags: ['Transcripts'],
+      summary: 'Get a transcript',
+      description,
+      auth: 'key',
+      scope: 'transcripts:read',
+      body,
+      operations: ['transcript'],
+      operation: () => 'transcript',
+      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
+      errors,
+      handle: (input, ctx) => transcriptReply(rt, input.body, ctx),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/transcripts',
+      tags: ['Transcripts'],
+      summary: 'Get a transcript (query parameters)',
+      description,
+      auth: 'key',
+      scope: 'transcripts:read',
+      query,
+      operations: ['transcript'],
+      operation: () => 'transcript',
+      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
+      errors,
+      handle: (input, ctx) => transcriptReply(rt, input.query, ctx),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/transcripts/{videoId}/languages',
+      tags: ['Transcripts'],
+      summary: 'List the caption tracks of a video (compatibility route, free)',
+      auth: 'key',
+      scope: 'transcripts:read',
+      params: v.object({ videoId }),
+      operations: ['transcript_languages'],
+      operation: () => 'transcript_languages',
+      response: { description: 'The track inventory' },
+      errors,
+      handle: async (input, ctx) => {
+        const languages = await rt.services.transcripts.languages(input.params.videoId, ctx.call);
+        return { json: languages };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/transcripts/{videoId}',
+      tags: ['Transcripts'],
+      summary: 'Get a transcript (older description: lang, format json|text|srt|vtt)',
+      auth: 'key',
+      scope: 'transcripts:read',
+      params: v.object({ videoId }),
+      query: legacyQuery,
+      operations: ['transcript'],
+      operation: () => 'transcript',
+      response: {
+        description: 'The transcript',
+        contentTypes: ['application/json', 'text/plain', 'text/vtt'],
+      },
+      errors,
+      handle: (input, ctx) =>
+        transcriptReply(
+          rt,
+          {
+            video_id: input.params.videoId,
+            format: input.query.format === 'json' ? 'segments' : input.query.format,
+            word_level: false,
+            languages: input.query.lang,
+            track_policy: 'manual_first',
+          },
+          ctx,
+        ),
+    }),
+  ];
+}

@@ -1,0 +1,123 @@
+/**
+ * Charging and rate limiting, shared by REST, MCP and batch: admit the call against the plan's
+ * rules, reserve its price before the work, commit on success, release on anything else.
+ * @module
+ */
+import { type BillingSettings, chargeFor, type Operation, type Pricing } from '../core/pricing.ts';
+import { rateLimitApiError } from '../core/ratelimit.ts';
+import { ApiError } from '../errors.ts';
+import type { Ledger, RateDecision } from '../ports/ledger.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Principal } from './accounts.ts';
+import type { CacheStatus } from './cache.ts';
+
+/** Dependencies of {@link Billing}. */
+export interface BillingDeps {
+  ledger: Ledger;
+  pricing: Pricing;
+  billing: Readonly<BillingSettings>;
+  logger: Logger;
+  reservationTtlMs: number;
+}
+
+/** A ledger failure: the call cannot be accounted for, so it is refused before any work. */
+function storageDown(error: unknown): ApiError {
+  return new ApiError('storage_unavailable', 'The credit ledger is unavailable; retry shortly.', {
+    cause: error,
+    retryAfter: 1,
+  });
+}
+
+/** Rate limits and credits. */
+export class Billing {
+  constructor(private readonly deps: BillingDeps) {}
+
+  /** The price of an operation. */
+  price(op: Operation): number {
+    return this.deps.pricing[op];
+  }
+
+  /**
+   * Counts the call against the caller's plan. Returns the decision (for the rate-limit headers);
+   * throws the 429 error (with the decision in `details.rateLimit`) when a rule refuses.
+   */
+  async admit(principal: Principal): Promise<RateDecision> {
+    let decision: RateDecision;
+    try {
+      decision = await this.deps.ledger.hit(`acct:${principal.accountId}`, principal.plan.rules);
+    } catch (error) {
+      throw storageDown(error);
+    }
+    if (!decision.allowed) {
+      const error = rateLimitApiError(decision, principal.plan.rules);
+      throw new ApiError(error.code, error.message, {
+        retryAfter: error.retryAfter ?? 1,
+        details: { ...error.details },
+        cause: { rateLimit: decision, rules: principal.plan.rules },
+      });
+    }
+    return decision;
+  }
+
+  /**
+   * Runs `work` under a reservation of the operation's price. Commits when it succeeds (the
+   * caller answers 200), releases when it throws or `signal` aborts. `cacheStatus` tells whether
+   * the result was a cache hit, which is free when `chargeCacheHits` is off.
+   * Returns the result and the credits charged.
+   */
+  async charge<T>(
+    principal: Principal,
+    op: Operation,
+    reservationId: string,
+    work: () => Promise<T>,
+    cacheStatus: (result: T) => CacheStatus | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ result: T; charged: number }> {
+    const price = this.deps.pricing[op];
+    if (price > 0) {
+      let reserved: { ok: boolean; balance: number };
+      try {
+        reserved = await this.deps.ledger.reserve(
+          principal.accountId,
+          price,
+          reservationId,
+          this.deps.reservationTtlMs,
+        );
+      } catch (error) {
+        throw storageDown(error);
+      }
+      if (!reserved.ok) {
+        throw new ApiError(
+          'insufficient_credits',
+          `This call costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${reserved.balance}.`,
+          { details: { required: price, balance: reserved.balance } },
+        );
+      }
+    }
+    let result: T;
+    try {
+      result = await work();
+      signal?.throwIfAborted();
+    } catch (error) {
+      if (price > 0) await this.settle(reservationId, false);
+      throw error;
+    }
+    const status = cacheStatus(result);
+    const charged = chargeFor(this.deps.pricing, op, status === 'HIT' || status === 'L2', this.deps.billing);
+    if (price > 0) await this.settle(reservationId, charged > 0);
+    return { result, charged };
+  }
+
+  /** Commits or releases; a failure is logged (the reconciler returns an unsettled hold later). */
+  private async settle(reservationId: string, commit: boolean): Promise<void> {
+    try {
+      if (commit) await this.deps.ledger.commit(reservationId);
+      else await this.deps.ledger.release(reservationId);
+    } catch (error) {
+      this.deps.logger.log('error', commit ? 'commit failed' : 'release failed', {
+        reservation: reservationId,
+        error: String(error),
+      });
+    }
+  }
+}

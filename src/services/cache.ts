@@ -1,0 +1,187 @@
+/**
+ * The two-tier response cache: L1 a byte-bounded in-memory LRU, L2 the KeyValue (persistent,
+ * shared between instances on Redis). Identical loads in flight are coalesced: however many
+ * requests ask for one cold entry, the upstream work runs once.
+ *
+ * Entries stay in L2 for `staleMs` past their freshness; when the upstream then fails with a
+ * retryable error, the stale value is served (`X-Cache: STALE`) rather than an error.
+ * @module
+ */
+import { ByteLru } from '../core/lru.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { KeyValue } from '../ports/kv.ts';
+import type { Logger } from '../ports/logger.ts';
+
+/** Where a value came from: L1 (`HIT`), L2, a stale copy after an upstream failure, or the upstream (`MISS`). */
+export type CacheStatus = 'HIT' | 'L2' | 'STALE' | 'MISS';
+
+/** A value and where it came from. */
+export interface Cached<T> {
+  value: T;
+  status: CacheStatus;
+}
+
+interface Entry {
+  v: unknown;
+  /** Fresh until (epoch ms). */
+  f: number;
+}
+
+/** Cache lifetimes per kind of upstream data, in milliseconds. */
+export interface CacheTtls {
+  /** Player data (details and caption track list; track URLs expire after hours). */
+  player: number;
+  /** Parsed timed text of one track. */
+  captions: number;
+  /** Watch-page extras (likes, chapters, heatmap). */
+  extras: number;
+  channel: number;
+  channelPage: number;
+  latest: number;
+  playlist: number;
+  search: number;
+  suggestions: number;
+}
+
+/** Settings of {@link ResponseCache}. */
+export interface CacheSettings {
+  memoryBytes: number;
+  staleMs: number;
+}
+
+const ORDER: Record<CacheStatus, number> = { HIT: 0, L2: 1, STALE: 2, MISS: 3 };
+
+/** The status to report for a response built from several lookups: the "coldest" of them. */
+export function combineStatus(...statuses: CacheStatus[]): CacheStatus {
+  let out: CacheStatus = 'HIT';
+  for (const s of statuses) if (ORDER[s] > ORDER[out]) out = s;
+  return out;
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (the work itself continues for others). */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The L2 key of a cache key: the key itself when short, else its SHA-256 (continuation tokens
+ * make keys of hundreds of characters, longer than a file name may be).
+ */
+async function l2Key(key: string): Promise<string> {
+  if (key.length <= 120) return `cache:${key}`;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return `cache:h:${hex}`;
+}
+
+/** The cache. */
+export class ResponseCache {
+  private readonly l1: ByteLru<Entry>;
+  private readonly inflight = new Map<string, Promise<Cached<unknown>>>();
+
+  constructor(
+    private readonly kv: KeyValue,
+    private readonly clock: Clock,
+    private readonly settings: CacheSettings,
+    private readonly logger: Logger,
+  ) {
+    this.l1 = new ByteLru(settings.memoryBytes);
+  }
+
+  /**
+   * The value for `key`: from L1, else L2, else `load()` (coalesced with identical loads in
+   * flight). `signal` only stops this caller waiting; a shared load runs to completion.
+   */
+  async get<T>(key: string, ttlMs: number, load: () => Promise<T>, signal?: AbortSignal): Promise<Cached<T>> {
+    const now = this.clock.now();
+    const memory = this.l1.get(key);
+    if (memory && memory.f > now) return { value: memory.v as T, status: 'HIT' };
+    let running = this.inflight.get(key) as Promise<Cached<T>> | undefined;
+    if (!running) {
+      running = this.fill(key, ttlMs, load, memory);
+      this.inflight.set(key, running);
+      const clear = () => {
+        if (this.inflight.get(key) === running) this.inflight.delete(key);
+      };
+      running.then(clear, clear);
+    }
+    return raceAbort(running, signal);
+  }
+
+  /** Drops `key` from both tiers. */
+  async invalidate(key: string): Promise<void> {
+    this.l1.delete(key);
+    await this.kv.delete(await l2Key(key));
+  }
+
+  private async fill<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    memory: Entry | undefined,
+  ): Promise<Cached<T>> {
+    let stale = memory;
+    const persisted = await this.readL2(key);
+    if (persisted) {
+      if (persisted.f > this.clock.now()) {
+        this.remember(key, persisted);
+        return { value: persisted.v as T, status: 'L2' };
+      }
+      stale = persisted;
+    }
+    let value: T;
+    try {
+      value = await load();
+    } catch (error) {
+      if (stale && error instanceof ApiError && error.retryable) {
+        this.logger.log('warn', 'serving stale cache entry after upstream failure', {
+          key,
+          code: error.code,
+        });
+        return { value: stale.v as T, status: 'STALE' };
+      }
+      throw error;
+    }
+    const entry: Entry = { v: value, f: this.clock.now() + ttlMs };
+    const size = this.remember(key, entry);
+    try {
+      await this.kv.set(await l2Key(key), entry, { ttlMs: ttlMs + this.settings.staleMs });
+    } catch (error) {
+      this.logger.log('warn', 'cache L2 write failed', { key, size, error: String(error) });
+    }
+    return { value, status: 'MISS' };
+  }
+
+  private async readL2(key: string): Promise<Entry | undefined> {
+    try {
+      return await this.kv.get<Entry>(await l2Key(key));
+    } catch (error) {
+      this.logger.log('warn', 'cache L2 read failed', { key, error: String(error) });
+      return undefined;
+    }
+  }
+
+  private remember(key: string, entry: Entry): number {
+    // UTF-16 code units × 2 approximates the bytes the parsed value holds in memory.
+    const size = JSON.stringify(entry.v).length * 2 + key.length * 2 + 64;
+    this.l1.set(key, entry, size);
+    return size;
+  }
+}

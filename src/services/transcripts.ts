@@ -1,0 +1,157 @@
+/**
+ * Transcripts: negotiate the track, fetch and parse its timed text (cached), and hand back a
+ * document every renderer can use.
+ * @module
+ */
+import type { TranscriptFormat } from '../core/render/index.ts';
+import { parseTimedText } from '../core/timedtext.ts';
+import {
+  type AvailableLanguage,
+  availableLanguages,
+  chooseTrack,
+  type TrackChoice,
+  type TrackPolicy,
+} from '../core/tracks.ts';
+import type { ParsedTimedText, TranscriptDoc } from '../core/transcript.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { CaptionTrack, Chapter, PlayerData, Upstream } from '../ports/upstream.ts';
+import { type CacheStatus, type CacheTtls, combineStatus, type ResponseCache } from './cache.ts';
+import { type CallContext, upstreamOptions } from './context.ts';
+
+/** A transcript request, aliases already normalised at the edge. */
+export interface TranscriptRequest {
+  videoId: string;
+  languages: readonly string[];
+  policy: TrackPolicy;
+  format: TranscriptFormat;
+  wordLevel: boolean;
+}
+
+/** A transcript ready to render. */
+export interface TranscriptResult {
+  doc: TranscriptDoc;
+  choice: TrackChoice;
+  cache: CacheStatus;
+  /** Seconds spent producing it (the `X-Duration-Seconds` header). */
+  seconds: number;
+}
+
+/** Dependencies of {@link Transcripts}. */
+export interface TranscriptsDeps {
+  upstream: Upstream;
+  cache: ResponseCache;
+  clock: Clock;
+  ttl: CacheTtls;
+  /** Deadline for shared upstream loads (they outlive any one caller). */
+  deadlineMs: number;
+}
+
+/** The cache key of a track's parsed text: never the track URL, which is signed and expires. */
+function timedTextCacheKey(videoId: string, track: CaptionTrack): string {
+  return `captions:${videoId}:${track.languageCode}:${track.kind}:${track.variant ?? ''}`;
+}
+
+/** Loads player data through the cache (shared by transcripts and videos). */
+export function cachedPlayer(
+  deps: Pick<TranscriptsDeps, 'upstream' | 'cache' | 'ttl' | 'deadlineMs'>,
+  videoId: string,
+  ctx: CallContext,
+): Promise<{ value: PlayerData; status: CacheStatus }> {
+  return deps.cache.get(
+    `player:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
+    deps.ttl.player,
+    () => deps.upstream.player(videoId, upstreamOptions(ctx, AbortSignal.timeout(deps.deadlineMs))),
+    ctx.signal,
+  );
+}
+
+/** The transcript service. */
+export class Transcripts {
+  constructor(private readonly deps: TranscriptsDeps) {}
+
+  /** The transcript of a video in the negotiated language. */
+  async get(request: TranscriptRequest, ctx: CallContext): Promise<TranscriptResult> {
+    const started = this.deps.clock.now();
+    const player = await cachedPlayer(this.deps, request.videoId, ctx);
+    const data = player.value;
+    if (data.live === 'upcoming' || data.live === 'live') {
+      throw new ApiError(
+        'live_stream_not_ready',
+        data.live === 'upcoming'
+          ? 'This live stream has not started; its transcript exists once it has ended.'
+          : 'This live stream is still running; its transcript exists once it has ended.',
+      );
+    }
+    const choice = chooseTrack(data.tracks, request.languages, request.policy);
+    const track = choice.track;
+    const text = await this.deps.cache.get<ParsedTimedText>(
+      timedTextCacheKey(request.videoId, track),
+      this.deps.ttl.captions,
+      async () => {
+        const raw = await this.deps.upstream.captions(
+          track,
+          upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs)),
+        );
+        const parsed = parseTimedText(raw, track.kind);
+        if (parsed.segments.length === 0) {
+          throw new ApiError('upstream_error', 'YouTube returned an empty caption document; retry later.');
+        }
+        return parsed;
+      },
+      ctx.signal,
+    );
+    const doc: TranscriptDoc = {
+      videoId: request.videoId,
+      language: track.languageCode,
+      trackKind: track.kind,
+      durationSeconds: data.lengthSeconds,
+      title: data.title,
+      author: data.author,
+      segments: text.value.segments,
+      hasWordLevel: text.value.hasWordLevel,
+      events: text.value.events,
+    };
+    let status = combineStatus(player.status, text.status);
+    if (request.format === 'markdown') {
+      const chapters = await this.chapters(request.videoId, ctx);
+      if (chapters) {
+        doc.chapters = chapters.value;
+        status = combineStatus(status, chapters.status);
+      }
+    }
+    return { doc, choice, cache: status, seconds: (this.deps.clock.now() - started) / 1000 };
+  }
+
+  /** The track inventory (`/v1/transcripts/{id}/languages`). */
+  async languages(
+    videoId: string,
+    ctx: CallContext,
+  ): Promise<{ video_id: string; languages: AvailableLanguage[] }> {
+    const player = await cachedPlayer(this.deps, videoId, ctx);
+    return { video_id: videoId, languages: availableLanguages(player.value.tracks) };
+  }
+
+  /** Chapters for markdown headings; a failure only costs the headings. */
+  private async chapters(
+    videoId: string,
+    ctx: CallContext,
+  ): Promise<{ value: Chapter[]; status: CacheStatus } | undefined> {
+    try {
+      const extras = await this.deps.cache.get(
+        `extras:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
+        this.deps.ttl.extras,
+        () =>
+          this.deps.upstream.videoExtras(
+            videoId,
+            upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs)),
+          ),
+        ctx.signal,
+      );
+      return { value: extras.value.chapters, status: extras.status };
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * An app under test: in-memory storage, a manual clock, seeded randomness, a silent logger and a
+ * fake (or given) upstream; plus helpers to create keys and read credits.
+ */
+import { createTubescribe, type Tubescribe } from '../../src/app.ts';
+import { silentLogger } from '../../src/drivers/system.ts';
+import type { AppOptions } from '../../src/options.ts';
+import { ManualClock } from '../fakes/clock.ts';
+import { SeededRandom } from '../fakes/random.ts';
+import { FakeUpstream } from '../fakes/upstream.ts';
+
+export const ADMIN = 'admin-token-for-tests-0123456789';
+
+/** What {@link testApp} returns. */
+export interface TestApp {
+  ts: Tubescribe;
+  clock: ManualClock;
+  upstream: FakeUpstream;
+  /** `app.request` with a key. */
+  call(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /** Creates a key with `credits` (and options) through the admin API. */
+  key(
+    credits?: number,
+    extra?: Record<string, unknown>,
+  ): Promise<{ api_key: string; account_id: string; key_id: string }>;
+  /** The account's balance. */
+  balance(accountId: string): Promise<number>;
+}
+
+/** Builds an app for tests. */
+export async function testApp(options: AppOptions = {}): Promise<TestApp> {
+  const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+  const upstream = new FakeUpstream();
+  const ts = createTubescribe({
+    clock,
+    random: new SeededRandom(7),
+    logger: silentLogger,
+    upstream,
+    adminToken: ADMIN,
+    secret: 'test-secret-test-secret-test-secret!',
+    limits: { reconcileIntervalMs: 0 },
+    ...options,
+  });
+  await ts.ready;
+  const call = (path: string, init: RequestInit & { key?: string } = {}) => {
+    const { key, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
+    return Promise.resolve(ts.app.request(path, { ...rest, headers }));
+  };
+  return {
+    ts,
+    clock,
+    upstream,
+    call,
+    async key(credits = 100, extra = {}) {
+      const res = await call('/admin/keys', {
+        method: 'POST',
+        key: ADMIN,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ credits, plan: 'paid', ...extra }),
+      });
+      if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { api_key: string; account_id: string; key_id: string };
+    },
+    async balance(accountId: string) {
+      const runtime = await ts.ready;
+      return (await runtime.deps.ledger.credits(accountId)).balance;
+    },
+  };
+}
