@@ -1,11 +1,20 @@
 /**
  * tubescribe: YouTube transcripts, metadata, channels, playlists and search behind one HTTP API.
  *
- * The public entry: `createApp`, its options, the port types, errors and the pure helpers.
- * Runtime adapters live in `tubescribe/node`, `tubescribe/bun` and `tubescribe/deno`.
+ * The public entry: `createApp` / `createTubescribe`, their options, the port types, errors,
+ * the storage and upstream drivers, and the pure helpers. Runtime adapters live in
+ * `tubescribe/node`, `tubescribe/bun` and `tubescribe/deno`.
  * @module
  */
-export { type AppOptions, createApp } from './app.ts';
+export { type AppOptions, createApp, createServices, createTubescribe, type Tubescribe } from './app.ts';
+export { parseChannel, parsePlaylistId, parseVideoId } from './core/ids.ts';
+export { renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from './core/render/index.ts';
+export { parseTimedText } from './core/timedtext.ts';
+export { chooseTrack, type TrackPolicy } from './core/tracks.ts';
+export { createFixturesUpstream } from './drivers/fixtures-upstream.ts';
+export { createMemoryKv, createUnstorageKv, type UnstorageKvOptions } from './drivers/kv-unstorage.ts';
+export { createEmbeddedLedger, type EmbeddedLedgerOptions } from './drivers/ledger-embedded.ts';
+export { createJsonLogger, cryptoRandom, silentLogger, systemClock } from './drivers/system.ts';
 export {
   ApiError,
   type ApiErrorOptions,
@@ -15,4 +24,6 @@ export {
   isApiError,
   toEnvelope,
 } from './errors.ts';
+export { DEFAULT_CACHE_TTLS, DEFAULT_LIMITS, type Deps, type Limits } from './options.ts';
 export type * from './ports/index.ts';
+export type { CacheTtls } from './services/cache.ts';

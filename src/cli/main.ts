@@ -1,63 +1,73 @@
 #!/usr/bin/env node
 /**
- * The `tubescribe` command: `serve`, and (with the HTTP issue) `keys` and `credits`.
+ * The `tubescribe` command: `serve`, `keys create|revoke`, `credits grant`.
  * @module
  */
-import { serve } from '../../adapters/node/index.ts';
+import process from 'node:process';
+import { ApiError } from '../errors.ts';
+import { creditsGrant, describeError, keysCreate, keysRevoke } from './admin.ts';
+import { parseArgs } from './args.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { runServe } from './serve.ts';
 
 const USAGE = `Usage: tubescribe <command> [options]
 
 Commands:
-  serve                 start the HTTP server (settings from TUBESCRIBE_* variables;
-                        a flag of the same name overrides one: --port 9000)
-  help                  print this text
+  serve                                      start the HTTP server
+  keys create [--credits N] [--plan P] [--scope S…]   create an API key (printed on stdout)
+  keys revoke KEY_ID                         revoke a key
+  credits grant ACCOUNT_ID (--amount N | --pack P)     add credits (a pack also moves to paid)
+  help                                       print this text
 
-Environment:
-  TUBESCRIBE_PORT       listening port (default 8787; 0 = any free port)
-  TUBESCRIBE_HOST       listening address (default 127.0.0.1)
+Settings come from environment variables; a flag of the same name overrides one
+(TUBESCRIBE_PORT ↔ --port 9000, TUBESCRIBE_ADMIN_TOKEN ↔ --admin-token …):
+  TUBESCRIBE_PORT            listening port (default 8787; 0 = any free port)
+  TUBESCRIBE_HOST            listening address (default 127.0.0.1)
+  TUBESCRIBE_STORAGE         memory | fs:<dir> | redis://… (default fs:./.tubescribe)
+  TUBESCRIBE_UPSTREAM        youtube | fixtures:<dir> (default youtube)
+  TUBESCRIBE_YOUTUBE_ORIGIN  replace every YouTube host (tests, reverse proxies)
+  TUBESCRIBE_PROXY           outbound HTTP(S) proxy URL(s), comma-separated to rotate
+  TUBESCRIBE_ADMIN_TOKEN     bearer token for /admin/* (unset = admin API off)
+  TUBESCRIBE_SECRET          HMAC secret (≥ 32 bytes; default generated once, kept in storage)
+  TUBESCRIBE_MAILER          console | smtp://user:pass@host:port | an HTTP mail API
+  TUBESCRIBE_DNS             system | off | udp://HOST:PORT | https://… (DoH)
+  TUBESCRIBE_LOG             debug | info | warn | error | silent (JSON lines on stderr)
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+  const args = parseArgs(argv);
+  const [command, sub] = args.positionals;
+  if (command === undefined || command === 'help' || args.flags.has('help') || args.flags.has('h')) {
     process.stdout.write(USAGE);
-    return command === undefined ? 1 : 0;
+    return command === undefined && !args.flags.has('help') ? 1 : 0;
   }
+  const config = loadConfig(args, process.env);
   if (command === 'serve') {
-    const flags = parseFlags(rest);
-    const port = Number(flags.port ?? process.env.TUBESCRIBE_PORT ?? 8787);
-    const host = flags.host ?? process.env.TUBESCRIBE_HOST ?? '127.0.0.1';
-    const running = await serve({ port, host });
-    process.stdout.write(`tubescribe listening on ${running.url}\n`);
-    const stop = () => {
-      running.close().then(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    return -1;
+    await runServe(config);
+    return 0;
   }
-  process.stderr.write(`tubescribe: unknown command '${command}'\n\n${USAGE}`);
+  if (command === 'keys' && sub === 'create') {
+    await keysCreate(args, config);
+    return 0;
+  }
+  if (command === 'keys' && sub === 'revoke') {
+    await keysRevoke(args, config);
+    return 0;
+  }
+  if (command === 'credits' && sub === 'grant') {
+    await creditsGrant(args, config);
+    return 0;
+  }
+  process.stderr.write(`tubescribe: unknown command '${args.positionals.join(' ')}'\n\n${USAGE}`);
   return 2;
-}
-
-function parseFlags(args: string[]): Record<string, string> {
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) continue;
-    const eq = arg.indexOf('=');
-    if (eq > 0) flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-    else flags[arg.slice(2)] = args[++i] ?? '';
-  }
-  return flags;
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`tubescribe: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`tubescribe: ${describeError(error)}\n`);
+    process.exitCode = error instanceof ConfigError ? 2 : error instanceof ApiError ? 3 : 1;
   },
 );

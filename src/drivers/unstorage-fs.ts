@@ -6,7 +6,10 @@
  */
 import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { type Driver, defineDriver } from 'unstorage';
+import { createStorage, type Driver, defineDriver } from 'unstorage';
+import type { Clock } from '../ports/clock.ts';
+import type { KeyValue } from '../ports/kv.ts';
+import { createUnstorageKv } from './kv-unstorage.ts';
 
 const TMP = '.tmp-';
 
@@ -78,3 +81,8 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
     };
   },
 );
+
+/** A KeyValue on the folder `dir` (atomic writes, expiry checked against `clock`). */
+export function createFsKv(dir: string, clock: Clock): KeyValue {
+  return createUnstorageKv(createStorage({ driver: atomicFsDriver({ base: dir }) }), { clock });
+}

@@ -1,0 +1,17 @@
+/**
+ * Mounting tubescribe inside another Hono app (any runtime): `app.mount('/yt', tubescribe.fetch)`
+ * hands every request under /yt to tubescribe with the prefix stripped.
+ *
+ *   node --import tsx examples/mount-in-hono.ts
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createTubescribe } from '../src/index.ts';
+
+const tubescribe = createTubescribe({ adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN ?? 'change-me' });
+const app = new Hono();
+app.get('/', (c) => c.text('my app'));
+app.mount('/yt', tubescribe.fetch);
+serve({ fetch: app.fetch, port: 8787, hostname: '127.0.0.1' }, (info) =>
+  console.log(`listening on http://127.0.0.1:${info.port}`),
+);

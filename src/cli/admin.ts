@@ -1,0 +1,89 @@
+/**
+ * `tubescribe keys …` and `tubescribe credits …`: key and credit management on the configured
+ * storage directly (decisions.md, Operator interface).
+ * @module
+ */
+import process from 'node:process';
+import { DEFAULT_PLAN_ASSIGNMENT, resolvePlans } from '../core/plans.ts';
+import { resolvePacks } from '../core/pricing.ts';
+import { cryptoRandom, systemClock } from '../drivers/system.ts';
+import { ApiError } from '../errors.ts';
+import { Accounts, isScope, type Scope } from '../services/accounts.ts';
+import { type Args, flag, flagList } from './args.ts';
+import { type Config, ConfigError } from './config.ts';
+import { openStorage } from './storage.ts';
+
+async function withAccounts<T>(config: Config, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
+  const storage = await openStorage(config.storage, systemClock);
+  try {
+    const accounts = new Accounts({
+      kv: storage.kv,
+      ledger: storage.ledger,
+      clock: systemClock,
+      random: cryptoRandom,
+      plans: resolvePlans(),
+      planAssignment: { ...DEFAULT_PLAN_ASSIGNMENT },
+      packs: resolvePacks(),
+    });
+    return await fn(accounts);
+  } finally {
+    await storage.close();
+  }
+}
+
+function wholeNumber(name: string, text: string | undefined): number {
+  if (text === undefined || !/^\d+$/.test(text)) throw new ConfigError(`--${name} needs a whole number.`);
+  return Number(text);
+}
+
+/** `keys create --credits N [--plan P] [--scope S…]`: prints the new key on stdout. */
+export async function keysCreate(args: Args, config: Config): Promise<void> {
+  const credits = flag(args, 'credits');
+  const plan = flag(args, 'plan');
+  const scopes = flagList(args, 'scope');
+  const bad = scopes.find((s) => !isScope(s));
+  if (bad) throw new ConfigError(`Unknown scope "${bad}".`);
+  const created = await withAccounts(config, (accounts) =>
+    accounts.createKey({
+      ...(credits === undefined ? {} : { credits: wholeNumber('credits', credits) }),
+      ...(plan ? { plan } : {}),
+      ...(scopes.length > 0 ? { scopes: scopes as Scope[] } : {}),
+    }),
+  );
+  process.stdout.write(`${created.api_key}\n`);
+  process.stderr.write(
+    `key_id ${created.key_id}  account_id ${created.account_id}  credits ${created.credits}  plan ${created.plan}\n`,
+  );
+}
+
+/** `keys revoke KEY_ID`. */
+export async function keysRevoke(args: Args, config: Config): Promise<void> {
+  const keyId = args.positionals[2];
+  if (!keyId) throw new ConfigError('Usage: tubescribe keys revoke KEY_ID');
+  await withAccounts(config, (accounts) => accounts.revoke(keyId));
+  process.stderr.write(`revoked ${keyId}\n`);
+}
+
+/** `credits grant ACCOUNT_ID (--amount N | --pack P)`: prints the new balance. */
+export async function creditsGrant(args: Args, config: Config): Promise<void> {
+  const accountId = args.positionals[2];
+  const amount = flag(args, 'amount');
+  const pack = flag(args, 'pack');
+  if (!accountId || (amount === undefined) === (pack === undefined)) {
+    throw new ConfigError('Usage: tubescribe credits grant ACCOUNT_ID (--amount N | --pack P)');
+  }
+  const result = await withAccounts(config, (accounts) =>
+    accounts.grant(
+      accountId,
+      amount !== undefined ? { amount: wholeNumber('amount', amount) } : { pack: pack ?? '' },
+      `cli:${cryptoRandom.bytes(12).join('.')}`,
+    ),
+  );
+  process.stdout.write(`${JSON.stringify({ credits: result.credits, plan: result.plan })}\n`);
+}
+
+/** Prints an ApiError of a command as a one-line message. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,84 @@
+/**
+ * The server's settings from `TUBESCRIBE_*` environment variables, each overridden by the flag of
+ * the same name (`TUBESCRIBE_PORT` ↔ `--port`, `TUBESCRIBE_ADMIN_TOKEN` ↔ `--admin-token`), as
+ * decisions.md's Operator interface says.
+ * @module
+ */
+import type { LogLevel } from '../ports/logger.ts';
+import { type Args, flag } from './args.ts';
+
+/** Everything `serve` and the key commands need. */
+export interface Config {
+  port: number;
+  host: string;
+  storage: string;
+  upstream: string;
+  youtubeOrigin: string | undefined;
+  proxy: string | undefined;
+  adminToken: string | undefined;
+  secret: string | undefined;
+  mailer: string;
+  dns: string;
+  log: LogLevel | 'silent';
+}
+
+const DEFAULTS = {
+  port: '8787',
+  host: '127.0.0.1',
+  storage: 'fs:./.tubescribe',
+  upstream: 'youtube',
+  mailer: 'console',
+  dns: 'system',
+  log: 'info',
+};
+
+/** A configuration mistake: printed without a stack, exit code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads a setting: the flag, else the environment variable, else the default. */
+function setting(args: Args, env: Record<string, string | undefined>, name: string): string | undefined {
+  const fromFlag = flag(args, name.toLowerCase().replace(/_/g, '-'));
+  if (fromFlag !== undefined && fromFlag !== '') return fromFlag;
+  const fromEnv = env[`TUBESCRIBE_${name}`];
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+}
+
+/** The configuration of a command line in an environment. */
+export function loadConfig(args: Args, env: Record<string, string | undefined>): Config {
+  const get = (name: string) => setting(args, env, name);
+  const portText = get('PORT') ?? DEFAULTS.port;
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new ConfigError(`TUBESCRIBE_PORT must be 0–65535, not "${portText}".`);
+  const log = (get('LOG') ?? DEFAULTS.log).toLowerCase();
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(log)) {
+    throw new ConfigError(`TUBESCRIBE_LOG must be debug, info, warn, error or silent, not "${log}".`);
+  }
+  const storage = get('STORAGE') ?? DEFAULTS.storage;
+  if (!(storage === 'memory' || storage.startsWith('fs:') || /^rediss?:\/\//.test(storage))) {
+    throw new ConfigError(`TUBESCRIBE_STORAGE must be memory, fs:<dir> or redis://…, not "${storage}".`);
+  }
+  const upstream = get('UPSTREAM') ?? DEFAULTS.upstream;
+  if (!(upstream === 'youtube' || upstream.startsWith('fixtures:'))) {
+    throw new ConfigError(`TUBESCRIBE_UPSTREAM must be youtube or fixtures:<dir>, not "${upstream}".`);
+  }
+  const secret = get('SECRET');
+  if (secret !== undefined && new TextEncoder().encode(secret).length < 32) {
+    throw new ConfigError('TUBESCRIBE_SECRET must be at least 32 bytes long.');
+  }
+  return {
+    port,
+    host: get('HOST') ?? DEFAULTS.host,
+    storage,
+    upstream,
+    youtubeOrigin: get('YOUTUBE_ORIGIN'),
+    proxy: get('PROXY'),
+    adminToken: get('ADMIN_TOKEN'),
+    secret,
+    mailer: get('MAILER') ?? DEFAULTS.mailer,
+    dns: get('DNS') ?? DEFAULTS.dns,
+    log: log as LogLevel | 'silent',
+  };
+}

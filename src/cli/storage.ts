@@ -1,0 +1,43 @@
+/**
+ * Opens the configured storage: the KeyValue and the Ledger (and, for `fs:`, the folder lock).
+ * @module
+ */
+
+import { lockFolder } from '../drivers/fs-lock.ts';
+import { createMemoryKv } from '../drivers/kv-unstorage.ts';
+import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
+import { createFsKv } from '../drivers/unstorage-fs.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { KeyValue } from '../ports/kv.ts';
+import type { Ledger } from '../ports/ledger.ts';
+import { ConfigError } from './config.ts';
+
+/** Open storage. */
+export interface OpenStorage {
+  kv: KeyValue;
+  ledger: Ledger;
+  /** Closes connections and releases the folder lock. */
+  close(): Promise<void>;
+}
+
+/** Opens `memory`, `fs:<dir>` (locked to this process) or (later) `redis://…`. */
+export async function openStorage(spec: string, clock: Clock): Promise<OpenStorage> {
+  if (spec === 'memory') {
+    const kv = createMemoryKv(clock);
+    return { kv, ledger: await createEmbeddedLedger({ clock, kv }), close: async () => {} };
+  }
+  if (spec.startsWith('fs:')) {
+    const dir = spec.slice(3);
+    if (dir === '') throw new ConfigError('TUBESCRIBE_STORAGE=fs: needs a folder, e.g. fs:./.tubescribe');
+    const release = await lockFolder(dir);
+    try {
+      const kv = createFsKv(dir, clock);
+      const ledger = await createEmbeddedLedger({ clock, kv });
+      return { kv, ledger, close: release };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+  throw new ConfigError(`Storage "${spec}" is not supported yet.`);
+}

@@ -1,0 +1,121 @@
+/**
+ * The Node adapter over real sockets: as Express middleware under a mount path, as a plain
+ * node:http listener, and as a server that drains requests in flight on close.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandler, createMiddleware, serve } from '../../adapters/node/index.ts';
+import { silentLogger } from '../../src/drivers/system.ts';
+import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+
+const ADMIN = 'adapter-admin-token-0123456789abcd';
+const options = () => ({
+  adminToken: ADMIN,
+  logger: silentLogger,
+  upstream: new FakeUpstream(),
+  limits: { reconcileIntervalMs: 0 },
+});
+
+async function createKey(base: string, credits = 5): Promise<string> {
+  const res = await fetch(`${base}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits, plan: 'paid' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+function listen(handler: unknown): Promise<string> {
+  const server = createServer(handler as Parameters<typeof createServer>[1]);
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      closers.push(() => new Promise((done) => server.close(() => done())));
+      server.closeIdleConnections();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    });
+  });
+}
+
+describe('Express middleware', () => {
+  it('serves tubescribe under the mount path and leaves the rest of the app alone', async () => {
+    const app = express();
+    app.get('/', (_req, res) => {
+      res.send('host app');
+    });
+    app.use('/youtube', createMiddleware(options()));
+    const base = await listen(app);
+
+    expect(await (await fetch(`${base}/`)).text()).toBe('host app');
+    const key = await createKey(`${base}/youtube`);
+    const res = await fetch(`${base}/youtube/v1/transcripts?video_id=${VIDEO}&format=text`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toContain('Hello world.');
+    expect(res.headers.get('x-credits-to-deduct')).toBe('1');
+
+    const account = (await (
+      await fetch(`${base}/youtube/v1/account`, { headers: { 'x-api-key': key } })
+    ).json()) as {
+      credits: number;
+    };
+    expect(account.credits).toBe(4);
+
+    const missing = await fetch(`${base}/youtube/nope`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('sees the client address of the socket for failed-authentication limits', async () => {
+    const app = express();
+    app.use(
+      createMiddleware({
+        ...options(),
+        limits: { reconcileIntervalMs: 0, authFailures: { limit: 2, windowSeconds: 60 } },
+      }),
+    );
+    const base = await listen(app);
+    const bad = 'tsk_00000000000000000000000000000000000000';
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await fetch(`${base}/v1/account`, { headers: { 'x-api-key': bad } })).status);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+  });
+});
+
+describe('node:http listener and serve()', () => {
+  it('answers as a plain request listener', async () => {
+    const base = await listen(createHandler(options()));
+    const key = await createKey(base);
+    const res = await fetch(`${base}/v1/videos/${VIDEO}/basic-info`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { title: string }).title).toBe('Never Gonna Give You Up');
+  });
+
+  it('finishes requests in flight when closed', async () => {
+    const upstream = new FakeUpstream();
+    upstream.delayMs = 300;
+    const running = await serve({ port: 0, app: { ...options(), upstream } });
+    const key = await createKey(running.url);
+    const pending = fetch(`${running.url}/v1/transcripts?video_id=${VIDEO}`, {
+      headers: { 'x-api-key': key },
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const closing = running.close();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    await closing;
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+  });
+});
