@@ -1,0 +1,207 @@
+/**
+ * End to end: the `tubescribe` command as a child process on a real socket, fs storage and a
+ * fixtures upstream. Creates a key through the admin API, spends credits, stops on SIGTERM,
+ * restarts on the same folder with everything kept, and refuses a second process on the folder.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ADMIN = 'e2e-admin-token-0123456789abcdefgh';
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+let dir: string;
+
+async function writeFixtures(root: string): Promise<void> {
+  await mkdir(join(root, 'videos'), { recursive: true });
+  await mkdir(join(root, 'captions'), { recursive: true });
+  const player = {
+    videoId: 'aaaaaaaaaaa',
+    title: 'E2E video',
+    author: 'Someone',
+    channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa',
+    description: '',
+    lengthSeconds: 10,
+    viewCount: 1,
+    keywords: [],
+    thumbnails: [],
+    live: 'none',
+    tracks: [
+      {
+        languageCode: 'en',
+        name: 'English',
+        kind: 'manual',
+        isTranslatable: false,
+        isDefault: true,
+        ref: 'aaa.en',
+      },
+    ],
+  };
+  await writeFile(join(root, 'videos', 'aaaaaaaaaaa.json'), JSON.stringify({ player }));
+  await writeFile(
+    join(root, 'captions', 'aaa.en.json'),
+    JSON.stringify({
+      format: 'json3',
+      document: { events: [{ tStartMs: 0, dDurationMs: 1000, segs: [{ utf8: 'Hi there.' }] }] },
+    }),
+  );
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+function start(env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    env: {
+      ...process.env,
+      TUBESCRIBE_PORT: '0',
+      TUBESCRIBE_STORAGE: `fs:${join(dir, 'store')}`,
+      TUBESCRIBE_UPSTREAM: `fixtures:${join(dir, 'fixtures')}`,
+      TUBESCRIBE_ADMIN_TOKEN: ADMIN,
+      TUBESCRIBE_LOG: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stderr: () => err });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${err}`));
+    });
+  });
+}
+
+function stop(server: Server): Promise<number | null> {
+  return new Promise((resolve) => {
+    server.child.once('exit', (code) => resolve(code));
+    server.child.kill('SIGTERM');
+  });
+}
+
+const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tubescribe-e2e-'));
+  await writeFixtures(join(dir, 'fixtures'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('tubescribe serve (child process)', () => {
+  let key = '';
+  let account = '';
+
+  it('creates a key through the admin API and spends credits over a real socket', async () => {
+    const server = await start();
+    try {
+      const created = await fetch(`${server.url}/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ credits: 5, plan: 'paid' }),
+      });
+      expect(created.status).toBe(201);
+      const body = await json(created);
+      key = String(body.api_key);
+      account = String(body.account_id);
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${server.url}/v1/transcripts?video_id=aaaaaaaaaaa&format=text`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe('Hi there.\n');
+      }
+      const missing = await fetch(`${server.url}/v1/transcripts?video_id=bbbbbbbbbbb`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(missing.status).toBe(404);
+      const me = await json(await fetch(`${server.url}/v1/account`, { headers: { 'x-api-key': key } }));
+      expect(me.credits).toBe(3);
+    } finally {
+      expect(await stop(server)).toBe(0);
+    }
+  });
+
+  it('refuses a second process on the same fs folder while one runs', async () => {
+    const server = await start();
+    try {
+      const second = spawnSync(
+        process.execPath,
+        [...CLI, 'keys', 'create', '--credits', '1', '--storage', `fs:${join(dir, 'store')}`],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(second.status).not.toBe(0);
+      expect(second.stderr).toMatch(/in use by another tubescribe process/);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('keeps keys, balances and grants across a restart, and CLI keys work after it', async () => {
+    const cli = spawnSync(
+      process.execPath,
+      [...CLI, 'keys', 'create', '--credits', '7', '--plan', 'paid', '--storage', `fs:${join(dir, 'store')}`],
+      { encoding: 'utf8' },
+    );
+    expect(cli.status).toBe(0);
+    const cliKey = cli.stdout.trim();
+    expect(cliKey).toMatch(/^tsk_[A-Za-z0-9]{38}$/);
+
+    const server = await start();
+    try {
+      const me = await json(await fetch(`${server.url}/v1/account`, { headers: { 'x-api-key': key } }));
+      expect(me).toMatchObject({ account_id: account, credits: 3, plan: 'paid' });
+      const other = await json(await fetch(`${server.url}/v1/account`, { headers: { 'x-api-key': cliKey } }));
+      expect(other.credits).toBe(7);
+      const grant = (idem: string) =>
+        fetch(`${server.url}/admin/accounts/${account}/credits`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${ADMIN}`,
+            'content-type': 'application/json',
+            'idempotency-key': idem,
+          },
+          body: JSON.stringify({ amount: 10 }),
+        });
+      expect(await json(await grant('once'))).toMatchObject({ credits: 13 });
+      expect(await json(await grant('once'))).toMatchObject({ credits: 13 });
+    } finally {
+      await stop(server);
+    }
+    const again = await start();
+    try {
+      const res = await fetch(`${again.url}/admin/accounts/${account}/credits`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ADMIN}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'once',
+        },
+        body: JSON.stringify({ amount: 10 }),
+      });
+      expect(await json(res)).toMatchObject({ credits: 13 });
+    } finally {
+      await stop(again);
+    }
+  });
+});
