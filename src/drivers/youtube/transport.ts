@@ -1,0 +1,224 @@
+/**
+ * The YouTube transport: every HTTP request the driver makes goes through here.
+ *
+ * - Hosts: `www.youtube.com`, `youtubei.googleapis.com`, `suggestqueries-clients6.youtube.com`,
+ *   all replaced by `origin` when set (`TUBESCRIBE_YOUTUBE_ORIGIN`).
+ * - Egress: an injected `fetch`, or proxies rotated per request (`TUBESCRIBE_PROXY`).
+ * - Retries live here and nowhere else: network errors and 5xx are retried with full jitter;
+ *   a 429 is retried once after YouTube's Retry-After when that is within the cap, else it is
+ *   `upstream_blocked` with the Retry-After. Other statuses go back to the caller.
+ * - Identical requests in flight are coalesced.
+ * @module
+ */
+import { ApiError } from '../../errors.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Random } from '../../ports/random.ts';
+import type { ClientProfile, YouTubeHost } from './profiles.ts';
+import { proxiedFetch } from './proxy.ts';
+
+/** A fetch function (the global one, a proxied one, or a test fake). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link Transport}. */
+export interface TransportOptions {
+  /** The fetch to use when no proxy is set. Default: the global fetch. */
+  fetch?: FetchLike;
+  /** Replaces every YouTube scheme+host (tests, reverse proxies). */
+  origin?: string;
+  /** Proxy URLs, rotated per request. */
+  proxies?: readonly string[];
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** Retries after the first attempt for retryable outcomes. Default 2. */
+  retries?: number;
+  /** Base of the exponential backoff (full jitter). Default 250 ms. */
+  backoffMs?: number;
+  /** Longest Retry-After of YouTube's that is waited for. Default 3 s. */
+  maxRetryAfterMs?: number;
+  /** Default language and country. */
+  hl?: string;
+  gl?: string;
+}
+
+/** A response as the driver sees it. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  url: string;
+}
+
+const HOSTS: Record<YouTubeHost, string> = {
+  www: 'https://www.youtube.com',
+  youtubei: 'https://youtubei.googleapis.com',
+  suggest: 'https://suggestqueries-clients6.youtube.com',
+};
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(value: string | null, now: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The transport. */
+export class Transport {
+  private readonly fetchers: FetchLike[] | undefined;
+  private next = 0;
+  private readonly inflight = new Map<string, Promise<RawResponse>>();
+  /** Requests sent (after coalescing), for tests and figures. */
+  sent = 0;
+
+  constructor(private readonly options: TransportOptions) {
+    this.fetchers = options.proxies?.length ? options.proxies.map((p) => proxiedFetch(p)) : undefined;
+  }
+
+  /** Default `hl`. */
+  get hl(): string {
+    return this.options.hl ?? 'en';
+  }
+
+  /** Default `gl`. */
+  get gl(): string {
+    return this.options.gl ?? 'US';
+  }
+
+  /** The configured origin override, if any. */
+  get origin(): string | undefined {
+    return this.options.origin;
+  }
+
+  /** The absolute URL of `path` on a YouTube host (or the origin override). */
+  url(host: YouTubeHost, path: string): string {
+    return (this.options.origin?.replace(/\/+$/, '') ?? HOSTS[host]) + path;
+  }
+
+  /** Sends a request with retries; coalesces identical requests in flight. */
+  request(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<RawResponse> {
+    const key = `${method} ${url}\n${body ?? ''}`;
+    let running = this.inflight.get(key);
+    if (!running) {
+      running = this.send(method, url, headers, body, signal);
+      this.inflight.set(key, running);
+      const clear = () => {
+        if (this.inflight.get(key) === running) this.inflight.delete(key);
+      };
+      running.then(clear, clear);
+    }
+    return running;
+  }
+
+  private fetcher(): FetchLike {
+    if (this.fetchers) return this.fetchers[this.next++ % this.fetchers.length]!;
+    return this.options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.options.backoffMs ?? 250;
+    const cap = base * 2 ** attempt;
+    const [a = 0, b = 0] = this.options.random.bytes(2);
+    return Math.floor((((a << 8) | b) / 65536) * cap);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResponse> {
+    const retries = this.options.retries ?? 2;
+    const maxRetryAfter = this.options.maxRetryAfterMs ?? 3000;
+    const path = new URL(url).pathname;
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let response: Response;
+      try {
+        this.sent++;
+        const init: RequestInit = { method, headers };
+        if (body !== undefined) init.body = body;
+        if (signal) init.signal = signal;
+        response = await this.fetcher()(url, init);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (attempt < retries) {
+          this.options.logger.log('warn', 'youtube request failed; retrying', {
+            path,
+            attempt,
+            error: String(error),
+          });
+          await sleep(this.backoff(attempt), signal);
+          continue;
+        }
+        throw new ApiError('upstream_error', 'YouTube could not be reached; retry later.', { cause: error });
+      }
+      const status = response.status;
+      if (status === 429) {
+        const seconds = retryAfterSeconds(response.headers.get('retry-after'), this.options.clock.now());
+        await response.body?.cancel();
+        if (attempt < retries && seconds !== undefined && seconds * 1000 <= maxRetryAfter) {
+          await sleep(Math.max(seconds * 1000, this.backoff(attempt)), signal);
+          continue;
+        }
+        this.options.logger.log('warn', 'youtube rate-limited us', { path, retryAfter: seconds });
+        throw new ApiError('upstream_blocked', 'YouTube is rate-limiting this server; retry later.', {
+          retryAfter: Math.max(1, seconds ?? 60),
+        });
+      }
+      if (status >= 500) {
+        await response.body?.cancel();
+        if (attempt < retries) {
+          await sleep(this.backoff(attempt), signal);
+          continue;
+        }
+        this.options.logger.log('warn', 'youtube answered 5xx', { path, status });
+        throw new ApiError('upstream_error', `YouTube answered ${status}; retry later.`);
+      }
+      return { status, headers: response.headers, text: await response.text(), url: response.url || url };
+    }
+  }
+
+  /** Headers of an InnerTube call with `profile`. */
+  headers(profile: ClientProfile, hl: string, visitorData?: string): Record<string, string> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'Accept-Language': `${hl}, en;q=0.9`,
+    };
+    if (profile.userAgent) headers['User-Agent'] = profile.userAgent;
+    if (profile.web) {
+      headers.Origin = 'https://www.youtube.com';
+      headers.Referer = 'https://www.youtube.com/';
+      headers.Cookie = 'SOCS=CAE=';
+      headers['X-YouTube-Client-Name'] = String(profile.id);
+      headers['X-YouTube-Client-Version'] = profile.version;
+    } else {
+      headers['X-Goog-Api-Format-Version'] = '2';
+    }
+    if (visitorData) headers['X-Goog-Visitor-Id'] = visitorData;
+    return headers;
+  }
+}
