@@ -1,34 +1,41 @@
 /**
  * The fixtures Upstream: YouTube data from a folder of normalised JSON, for offline demos and
- * tests (`TUBESCRIBE_UPSTREAM=fixtures:<dir>`). Layout (all optional):
+ * tests (`TUBESCRIBE_UPSTREAM=fixtures:<dir>`; the shipped demo set is `fixtures/demo`). Layout
+ * (every file optional; a name is URI-encoded with `encodeURIComponent`):
  *
- * - `videos/<videoId>.json`: `{ player: PlayerData, extras?: VideoExtras }` or
- *   `{ error: { code, message } }` (a YouTube failure to replay, e.g. `private_video`);
- *   a track's `ref` names a file `captions/<ref>.json` holding a `TimedText`.
- * - `channels/<UC id>.json`: `{ profile, handles?: ["@name"], custom?: [], users?: [],
- *   tabs?: { videos|shorts|streams: { newest|popular|oldest: [{ items }] } },
- *   playlists?: [{ items }], latest?: VideoCard[] }`.
- * - `playlists/<id>.json`: `{ pages: [PlaylistPage without continuation] }`.
- * - `search/<query>.json`: `{ pages: [SearchPage] }` or `{ "<type>": { pages } , "default": { pages } }`
- *   (the file name is the lower-cased query, URI-encoded).
- * - `suggestions/<query>.json`: `string[]`.
+ * - `videos/<videoId>.json`: `{ player: PlayerData, extras?: VideoExtras }`, or
+ *   `{ error: { code, message, details?, retryAfter? } }`: a YouTube failure to replay (e.g.
+ *   `private_video`). No file (or neither key) is `video_unavailable`; no `extras` is no chapters.
+ * - `captions/<ref>.json`: the `TimedText` of the caption track whose `ref` is `<ref>`.
+ * - `channels/<UC id>.json`: `{ profile: ChannelProfile,
+ *   tabs?: { videos|shorts|streams: { newest|popular|oldest: [{ items: VideoCard[] }, …] } },
+ *   playlists?: [{ items: PlaylistCard[] }, …], latest?: VideoCard[] }`. A sort without pages
+ *   falls back to `newest`; a tab without pages is one empty page.
+ * - `channels/index.json`: `{ "<lower-cased name>": "<UC id>" }` where a name is `@handle`,
+ *   `custom/<name>` (`/c/` URLs) or `user/<name>` (`/user/` URLs).
+ * - `playlists/<id>.json`: `{ pages: [PlaylistPage without continuation, …] }`; the header
+ *   fields belong on the first page.
+ * - `search/<lower-cased, trimmed query>.json`: `{ pages: [SearchPage without continuation, …] }`
+ *   for any filters, or sets by type: `{ "video"|"channel"|"playlist"|"movie"|"shorts": { pages },
+ *   "all": { pages }, "default": { pages } }`: the set of `filters.type` (`all` when no type is
+ *   given), else `default`, else no results. Other filters are ignored.
+ * - `suggestions/<lower-cased, trimmed query>.json`: `string[]`.
  *
- * Continuations are synthesised (`fx:<list>:<page>`); a foreign one is `invalid_cursor`.
+ * Continuations are synthesised as `fx:<list>:<page>`, where the list names the entity too (a
+ * channel's tab and sort, a playlist, a query and type); one of another list is `invalid_cursor`.
+ * Unreadable JSON or an unknown error code in a file is `upstream_error`.
  * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../errors.ts';
 import type {
-  CaptionTrack,
-  ChannelLocator,
   ChannelProfile,
   ChannelSort,
   ChannelTabPage,
   PlayerData,
   PlaylistCard,
   PlaylistPage,
-  SearchFilters,
   SearchPage,
   TimedText,
   Upstream,
@@ -40,14 +47,13 @@ import type {
 interface VideoFile {
   player?: PlayerData;
   extras?: VideoExtras;
-  error?: { code: ErrorCode; message: string };
+  error?: { code: ErrorCode; message: string; details?: Record<string, unknown>; retryAfter?: number };
 }
+
+type Pages<T> = { pages: T[] };
 
 interface ChannelFile {
   profile: ChannelProfile;
-  handles?: string[];
-  custom?: string[];
-  users?: string[];
   tabs?: Partial<
     Record<'videos' | 'shorts' | 'streams', Partial<Record<ChannelSort, { items: VideoCard[] }[]>>>
   >;
@@ -55,22 +61,61 @@ interface ChannelFile {
   latest?: VideoCard[];
 }
 
-type Pages<T> = { pages: T[] };
+const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+
+/** The `pages` of a `{ pages }` value, if it has them. */
+function pagesOf<T>(value: unknown): T[] | undefined {
+  const pages = (value as Partial<Pages<T>> | null | undefined)?.pages;
+  return Array.isArray(pages) ? pages : undefined;
+}
+
+/** The fixtures page `index` of `list` for `continuation` (0 without one); `invalid_cursor` when foreign. */
+function pageIndex(list: string, continuation: string | undefined): number {
+  if (continuation === undefined) return 0;
+  const prefix = `fx:${list}:`;
+  const n = continuation.startsWith(prefix) ? Number(continuation.slice(prefix.length)) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1)
+    throw new ApiError('invalid_cursor', 'The cursor does not belong to this list.');
+  return n;
+}
+
+/** The page a continuation points at, and the continuation of the page after it. */
+function paged<T>(
+  list: string,
+  pages: readonly T[],
+  continuation: string | undefined,
+): { page: T; next?: string } {
+  const index = pageIndex(list, continuation);
+  const page = pages[index];
+  if (page === undefined)
+    throw new ApiError('invalid_cursor', 'The cursor points past the end of this list.');
+  return index + 1 < pages.length ? { page, next: `fx:${list}:${index + 1}` } : { page };
+}
 
 /** Creates the fixtures upstream over the folder `dir`. */
 export function createFixturesUpstream(dir: string): Upstream {
   const files = new Map<string, Promise<unknown>>();
 
   /** A parsed JSON file, or undefined when absent (read once, then kept). */
-  function load<T>(...path: string[]): Promise<T | undefined> {
-    const file = join(dir, ...path);
+  function load<T>(folder: string, name: string): Promise<T | undefined> {
+    const file = join(dir, folder, `${encodeURIComponent(name)}.json`);
     let pending = files.get(file);
     if (!pending) {
       pending = readFile(file, 'utf8').then(
-        (text) => JSON.parse(text) as unknown,
+        (text) => {
+          try {
+            return JSON.parse(text) as unknown;
+          } catch (cause) {
+            throw new ApiError('upstream_error', `The fixture ${folder}/${name} is not valid JSON.`, {
+              cause,
+            });
+          }
+        },
         (error: { code?: string }) => {
           if (error.code === 'ENOENT') return undefined;
-          throw error;
+          throw new ApiError('upstream_error', `The fixture ${folder}/${name} cannot be read.`, {
+            cause: error,
+          });
         },
       );
       files.set(file, pending);
@@ -78,135 +123,112 @@ export function createFixturesUpstream(dir: string): Upstream {
     return pending as Promise<T | undefined>;
   }
 
-  const safe = (name: string) => encodeURIComponent(name);
-
-  async function channelFile(id: string): Promise<ChannelFile> {
-    const file = /^UC[A-Za-z0-9_-]{22}$/.test(id)
-      ? await load<ChannelFile>('channels', `${id}.json`)
-      : undefined;
-    if (!file) throw new ApiError('channel_not_found', `No channel ${id}.`);
-    return file;
-  }
-
-  function pageIndex(list: string, continuation: string | undefined): number {
-    if (continuation === undefined) return 0;
-    const prefix = `fx:${list}:`;
-    const n = continuation.startsWith(prefix) ? Number(continuation.slice(prefix.length)) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1)
-      throw new ApiError('invalid_cursor', 'The cursor does not belong to this list.');
-    return n;
-  }
-
-  function paged<T>(
-    list: string,
-    pages: T[],
-    continuation: string | undefined,
-  ): { page: T; continuation?: string } {
-    const index = pageIndex(list, continuation);
-    const page = pages[index];
-    if (page === undefined)
-      throw new ApiError('invalid_cursor', 'The cursor points past the end of this list.');
-    return index + 1 < pages.length ? { page, continuation: `fx:${list}:${index + 1}` } : { page };
+  /** Runs `fn` unless `o.signal` has aborted, and rejects if it aborts meanwhile. */
+  async function guarded<T>(o: UpstreamOptions | undefined, fn: () => Promise<T>): Promise<T> {
+    o?.signal?.throwIfAborted();
+    const value = await fn();
+    o?.signal?.throwIfAborted();
+    return structuredClone(value);
   }
 
   async function video(videoId: string): Promise<VideoFile & { player: PlayerData }> {
-    const file = await load<VideoFile>('videos', `${safe(videoId)}.json`);
-    if (file?.error) throw new ApiError(file.error.code, file.error.message);
+    const file = await load<VideoFile>('videos', videoId);
+    const error = file?.error;
+    if (error) {
+      if (!Object.hasOwn(ERROR_CODES, error.code)) {
+        throw new ApiError('upstream_error', `The fixture videos/${videoId} has an unknown error code.`);
+      }
+      throw new ApiError(error.code, error.message, {
+        ...(error.details ? { details: error.details } : {}),
+        ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+      });
+    }
     if (!file?.player) throw new ApiError('video_unavailable', 'This video is unavailable.');
     return file as VideoFile & { player: PlayerData };
   }
 
-  const check = (o: UpstreamOptions | undefined) => o?.signal?.throwIfAborted();
+  async function channelFile(id: string): Promise<ChannelFile> {
+    const file = CHANNEL_ID.test(id) ? await load<ChannelFile>('channels', id) : undefined;
+    if (!file) throw new ApiError('channel_not_found', `No channel ${id}.`);
+    return file;
+  }
+
+  function tabPage<T>(
+    file: ChannelFile,
+    channelId: string,
+    list: string,
+    pages: { items: T[] }[],
+    at?: string,
+  ) {
+    const { page, next } = paged(`${channelId}/${list}`, pages, at);
+    const out: ChannelTabPage<T> = { channelId, channelTitle: file.profile.title, items: page.items };
+    if (next) out.continuation = next;
+    return out;
+  }
 
   return {
-    async player(videoId, o) {
-      check(o);
-      return structuredClone((await video(videoId)).player);
-    },
-    async captions(track: CaptionTrack, o) {
-      check(o);
-      const text = await load<TimedText>('captions', `${safe(track.ref)}.json`);
-      if (!text) throw new ApiError('upstream_error', `The fixtures have no caption file ${track.ref}.`);
-      return structuredClone(text);
-    },
-    async videoExtras(videoId, o) {
-      check(o);
-      return structuredClone((await video(videoId)).extras ?? { chapters: [] });
-    },
-    async resolveChannel(locator: ChannelLocator, o) {
-      check(o);
-      if (locator.kind === 'id') return locator.id;
-      const index = await load<Record<string, string>>('channels', 'index.json');
-      const name = locator.kind === 'handle' ? locator.handle : `${locator.kind}/${locator.name}`;
-      const id = index?.[name.toLowerCase()];
-      if (!id) throw new ApiError('channel_not_found', `No channel ${name}.`);
-      return id;
-    },
-    async channel(channelId, o) {
-      check(o);
-      return structuredClone((await channelFile(channelId)).profile);
-    },
-    async channelVideos(channelId, tab, page, o): Promise<ChannelTabPage<VideoCard>> {
-      check(o);
-      const file = await channelFile(channelId);
-      const sort = page.sort ?? 'newest';
-      const pages = file.tabs?.[tab]?.[sort] ?? file.tabs?.[tab]?.newest ?? [{ items: [] }];
-      const { page: current, continuation } = paged(`${tab}.${sort}`, pages, page.continuation);
-      return structuredClone({
-        channelId,
-        channelTitle: file.profile.title,
-        items: current.items,
-        ...(continuation ? { continuation } : {}),
-      });
-    },
-    async channelPlaylists(channelId, page, o): Promise<ChannelTabPage<PlaylistCard>> {
-      check(o);
-      const file = await channelFile(channelId);
-      const { page: current, continuation } = paged(
-        'playlists',
-        file.playlists ?? [{ items: [] }],
-        page.continuation,
-      );
-      return structuredClone({
-        channelId,
-        channelTitle: file.profile.title,
-        items: current.items,
-        ...(continuation ? { continuation } : {}),
-      });
-    },
-    async latest(channelId, o) {
-      check(o);
-      return structuredClone((await channelFile(channelId)).latest ?? []);
-    },
-    async playlist(playlistId, page, o): Promise<PlaylistPage> {
-      check(o);
-      const file = await load<Pages<PlaylistPage>>('playlists', `${safe(playlistId)}.json`);
-      if (!file || file.pages.length === 0)
-        throw new ApiError('playlist_not_found', `No playlist ${playlistId}.`);
-      const { page: current, continuation } = paged('playlist', file.pages, page.continuation);
-      return structuredClone({ ...current, playlistId, ...(continuation ? { continuation } : {}) });
-    },
-    async search(query, filters: SearchFilters, page, o): Promise<SearchPage> {
-      check(o);
-      const file = await load<Pages<SearchPage> & Record<string, Pages<SearchPage>>>(
-        'search',
-        `${safe(query.trim().toLowerCase())}.json`,
-      );
-      const set = file?.[filters.type ?? 'video'] ?? file?.default ?? (file?.pages ? file : undefined);
-      if (!set || set.pages.length === 0) return { items: [] };
-      const { page: current, continuation } = paged(
-        `search.${filters.type ?? 'video'}`,
-        set.pages,
-        page.continuation,
-      );
-      const out: SearchPage = { items: current.items };
-      if (current.estimatedResults !== undefined) out.estimatedResults = current.estimatedResults;
-      if (continuation) out.continuation = continuation;
-      return structuredClone(out);
-    },
-    async suggestions(query, o) {
-      check(o);
-      return [...((await load<string[]>('suggestions', `${safe(query.trim().toLowerCase())}.json`)) ?? [])];
-    },
+    player: (videoId, o) => guarded(o, async () => (await video(videoId)).player),
+    captions: (track, o) =>
+      guarded(o, async () => {
+        const text = await load<TimedText>('captions', track.ref);
+        if (!text) throw new ApiError('upstream_error', `The fixtures have no caption file ${track.ref}.`);
+        return text;
+      }),
+    videoExtras: (videoId, o) => guarded(o, async () => (await video(videoId)).extras ?? { chapters: [] }),
+    resolveChannel: (locator, o) =>
+      guarded(o, async () => {
+        if (locator.kind === 'id') return locator.id;
+        const name = (
+          locator.kind === 'handle' ? locator.handle : `${locator.kind}/${locator.name}`
+        ).toLowerCase();
+        const index = await load<Record<string, string>>('channels', 'index');
+        const id = index && Object.hasOwn(index, name) ? index[name] : undefined;
+        if (!id) throw new ApiError('channel_not_found', `No channel ${name}.`);
+        return id;
+      }),
+    channel: (channelId, o) => guarded(o, async () => (await channelFile(channelId)).profile),
+    channelVideos: (channelId, tab, page, o) =>
+      guarded(o, async () => {
+        const file = await channelFile(channelId);
+        const sorts = file.tabs?.[tab];
+        const sort = page.sort !== undefined && sorts?.[page.sort] ? page.sort : 'newest';
+        return tabPage(
+          file,
+          channelId,
+          `${tab}.${sort}`,
+          sorts?.[sort] ?? [{ items: [] }],
+          page.continuation,
+        );
+      }),
+    channelPlaylists: (channelId, page, o) =>
+      guarded(o, async () => {
+        const file = await channelFile(channelId);
+        return tabPage(file, channelId, 'playlists', file.playlists ?? [{ items: [] }], page.continuation);
+      }),
+    latest: (channelId, o) => guarded(o, async () => (await channelFile(channelId)).latest ?? []),
+    playlist: (playlistId, page, o) =>
+      guarded(o, async (): Promise<PlaylistPage> => {
+        const pages = pagesOf<PlaylistPage>(await load('playlists', playlistId));
+        if (!pages?.length) throw new ApiError('playlist_not_found', `No playlist ${playlistId}.`);
+        const { page: current, next } = paged(playlistId, pages, page.continuation);
+        const { continuation: _stored, ...rest } = current;
+        return { ...rest, playlistId, ...(next ? { continuation: next } : {}) };
+      }),
+    search: (query, filters, page, o) =>
+      guarded(o, async (): Promise<SearchPage> => {
+        const q = query.trim().toLowerCase();
+        const file = await load<Record<string, unknown>>('search', q);
+        const key = filters.type ?? 'all';
+        const pages =
+          pagesOf<SearchPage>(file?.[key]) ?? pagesOf<SearchPage>(file?.default) ?? pagesOf<SearchPage>(file);
+        if (!pages?.length) return { items: [] };
+        const { page: current, next } = paged(`search/${key}/${q}`, pages, page.continuation);
+        const out: SearchPage = { items: current.items };
+        if (current.estimatedResults !== undefined) out.estimatedResults = current.estimatedResults;
+        if (next) out.continuation = next;
+        return out;
+      }),
+    suggestions: (query, o) =>
+      guarded(o, async () => (await load<string[]>('suggestions', query.trim().toLowerCase())) ?? []),
   };
 }
