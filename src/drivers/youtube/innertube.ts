@@ -8,7 +8,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { at, ParseError, str } from './json.ts';
 import type { ClientProfile } from './profiles.ts';
-import type { Transport } from './transport.ts';
+import { Flights, type Transport } from './transport.ts';
 
 /** Options of one InnerTube call. */
 export interface CallOptions {
@@ -21,6 +21,8 @@ export interface CallOptions {
   visitor?: boolean;
   /** Path instead of `/youtubei/v1/<endpoint>`. */
   path?: string;
+  /** Extra `context.client` fields of this call (WEB browse/search: `originalUrl`, as NewPipe sends). */
+  client?: Record<string, string>;
 }
 
 /** A JSON answer with its status (4xx answers carry InnerTube's error object). */
@@ -32,7 +34,7 @@ export interface JsonAnswer {
 /** Talks InnerTube over a {@link Transport}. */
 export class InnerTube {
   private readonly visitors = new Map<string, { value: string; expiresAt: number }>();
-  private readonly pendingVisitors = new Map<string, Promise<string | undefined>>();
+  private readonly pendingVisitors = new Flights<string | undefined>();
 
   constructor(
     readonly transport: Transport,
@@ -75,7 +77,9 @@ export class InnerTube {
       .toString()
       .replace(/%24fields/g, '$fields')
       .replace(/%2C/g, ',')}`;
-    const payload = JSON.stringify({ context: this.context(profile, hl, gl, visitorData), ...body });
+    const context = this.context(profile, hl, gl, visitorData);
+    if (o.client) Object.assign(context.client as Record<string, unknown>, o.client);
+    const payload = JSON.stringify({ context, ...body });
     const answer = await this.transport.request(
       'POST',
       url,
@@ -90,12 +94,7 @@ export class InnerTube {
   async visitorData(profile: ClientProfile, signal?: AbortSignal): Promise<string | undefined> {
     const cached = this.visitors.get(profile.name);
     if (cached && cached.expiresAt > this.clock.now()) return cached.value;
-    let pending = this.pendingVisitors.get(profile.name);
-    if (!pending) {
-      pending = this.fetchVisitor(profile, signal).finally(() => this.pendingVisitors.delete(profile.name));
-      this.pendingVisitors.set(profile.name, pending);
-    }
-    return pending;
+    return this.pendingVisitors.run(profile.name, signal, (shared) => this.fetchVisitor(profile, shared));
   }
 
   private async fetchVisitor(profile: ClientProfile, signal?: AbortSignal): Promise<string | undefined> {

@@ -71,6 +71,56 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/**
+ * Identical work in flight, shared: the first caller starts it, later callers with the same key
+ * join it. Each caller's signal rejects only that caller; the shared work sees a signal that
+ * aborts once every joined caller has aborted (a caller without a signal keeps it alive).
+ */
+export class Flights<T> {
+  private readonly running = new Map<
+    string,
+    { promise: Promise<T>; controller: AbortController; waiters: number }
+  >();
+
+  /** Joins the flight of `key`, starting it with `start` when there is none. */
+  run(key: string, signal: AbortSignal | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    let flight = this.running.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const entry = { promise: start(controller.signal), controller, waiters: 0 };
+      const clear = () => {
+        if (this.running.get(key) === entry) this.running.delete(key);
+      };
+      entry.promise.then(clear, clear);
+      this.running.set(key, entry);
+      flight = entry;
+    }
+    const f = flight;
+    f.waiters++;
+    if (!signal) return f.promise;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        reject(signal.reason);
+        if (--f.waiters > 0) return;
+        if (this.running.get(key) === f) this.running.delete(key);
+        f.controller.abort(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      f.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+}
+
 /** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
 export function retryAfterSeconds(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
@@ -83,7 +133,7 @@ export function retryAfterSeconds(value: string | null, now: number): number | u
 export class Transport {
   private readonly fetchers: FetchLike[] | undefined;
   private next = 0;
-  private readonly inflight = new Map<string, Promise<RawResponse>>();
+  private readonly inflight = new Flights<RawResponse>();
   /** Requests sent (after coalescing), for tests and figures. */
   sent = 0;
 
@@ -111,7 +161,10 @@ export class Transport {
     return (this.options.origin?.replace(/\/+$/, '') ?? HOSTS[host]) + path;
   }
 
-  /** Sends a request with retries; coalesces identical requests in flight. */
+  /**
+   * Sends a request with retries; coalesces identical requests in flight. A caller's abort
+   * rejects only that caller; the request itself is aborted once every caller has gone.
+   */
   request(
     method: 'GET' | 'POST',
     url: string,
@@ -119,17 +172,9 @@ export class Transport {
     body: string | undefined,
     signal?: AbortSignal,
   ): Promise<RawResponse> {
-    const key = `${method} ${url}\n${body ?? ''}`;
-    let running = this.inflight.get(key);
-    if (!running) {
-      running = this.send(method, url, headers, body, signal);
-      this.inflight.set(key, running);
-      const clear = () => {
-        if (this.inflight.get(key) === running) this.inflight.delete(key);
-      };
-      running.then(clear, clear);
-    }
-    return running;
+    return this.inflight.run(`${method} ${url}\n${body ?? ''}`, signal, (shared) =>
+      this.send(method, url, headers, body, shared),
+    );
   }
 
   private fetcher(): FetchLike {

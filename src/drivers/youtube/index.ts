@@ -1,0 +1,112 @@
+/**
+ * The YouTube Upstream driver: InnerTube and the public feeds, normalised to the Upstream port.
+ * Composition of the video side ({@link VideoSource}) and the browse side ({@link BrowseSource})
+ * over one transport; every parse failure becomes `502 upstream_error` with the failing JSON
+ * path logged (never a 500, never "no captions").
+ * @module
+ */
+import { ApiError } from '../../errors.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Random } from '../../ports/random.ts';
+import type { Upstream } from '../../ports/upstream.ts';
+import { cryptoRandom, silentLogger, systemClock } from '../system.ts';
+import { BrowseSource } from './browse-source.ts';
+import { InnerTube } from './innertube.ts';
+import { ParseError } from './json.ts';
+import { DEFAULT_PLAYER_CHAIN, type ProfileOverrides, resolveProfiles } from './profiles.ts';
+import { type FetchLike, Transport } from './transport.ts';
+import { VideoSource } from './video-source.ts';
+
+/** Options of {@link createYouTubeUpstream}. */
+export interface YouTubeOptions {
+  /** Replaces every YouTube host, caption URLs included (`TUBESCRIBE_YOUTUBE_ORIGIN`). */
+  origin?: string;
+  /** Outbound proxies, rotated (`TUBESCRIBE_PROXY`). */
+  proxies?: readonly string[];
+  /** A fetch to use instead of the global one (tests). Ignored when proxies are set. */
+  fetch?: FetchLike;
+  /** Client profile overrides (versions, user agents). */
+  clients?: ProfileOverrides;
+  /** The player fallback chain. Default VISIONOS → ANDROID → WEB. */
+  playerChain?: readonly string[];
+  /** Default interface language and country. */
+  hl?: string;
+  gl?: string;
+  /** Transport retries for retryable outcomes (default 2). */
+  retries?: number;
+  /** Longest Retry-After of YouTube's waited for before answering upstream_blocked (default 3 s). */
+  maxRetryAfterMs?: number;
+  clock?: Clock;
+  random?: Random;
+  logger?: Logger;
+}
+
+/** Shared dependencies of the two sources. */
+export interface SourceDeps {
+  tube: InnerTube;
+  profiles: ReturnType<typeof resolveProfiles>;
+  playerChain: readonly string[];
+  logger: Logger;
+  clock: Clock;
+}
+
+/** The transport behind an upstream, for figures in tests (requests sent). */
+export interface YouTubeUpstream extends Upstream {
+  readonly transport: Transport;
+}
+
+/** Creates the YouTube upstream. */
+export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpstream {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const transport = new Transport({
+    clock,
+    random: options.random ?? cryptoRandom,
+    logger,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.origin ? { origin: options.origin } : {}),
+    ...(options.proxies ? { proxies: options.proxies } : {}),
+    ...(options.hl ? { hl: options.hl } : {}),
+    ...(options.gl ? { gl: options.gl } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+  });
+  const profiles = resolveProfiles(options.clients);
+  const playerChain = options.playerChain ?? DEFAULT_PLAYER_CHAIN;
+  for (const name of playerChain) if (!profiles[name]) throw new Error(`Unknown YouTube client "${name}" in the player chain.`);
+  const deps: SourceDeps = { tube: new InnerTube(transport, clock, logger), profiles, playerChain, logger, clock };
+  const video = new VideoSource(deps);
+  const browse = new BrowseSource(deps);
+
+  /** Maps parse failures to upstream_error, logging the path (never the body). */
+  const guard = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        if (error instanceof ParseError) {
+          logger.log('error', 'unparseable YouTube response', { call: name, path: error.path });
+          throw new ApiError('upstream_error', 'YouTube answered with something tubescribe cannot read; retry later.', {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    };
+
+  return {
+    transport,
+    player: guard('player', (id, o) => video.player(id, o)),
+    captions: guard('captions', (track, o) => video.captions(track, o)),
+    videoExtras: guard('videoExtras', (id, o) => video.videoExtras(id, o)),
+    resolveChannel: guard('resolveChannel', (locator, o) => browse.resolveChannel(locator, o)),
+    channel: guard('channel', (id, o) => browse.channel(id, o)),
+    channelVideos: guard('channelVideos', (id, tab, page, o) => browse.channelVideos(id, tab, page, o)),
+    channelPlaylists: guard('channelPlaylists', (id, page, o) => browse.channelPlaylists(id, page, o)),
+    latest: guard('latest', (id, o) => browse.latest(id, o)),
+    playlist: guard('playlist', (id, page, o) => browse.playlist(id, page, o)),
+    search: guard('search', (q, filters, page, o) => browse.search(q, filters, page, o)),
+    suggestions: guard('suggestions', (q, o) => browse.suggestions(q, o)),
+  };
+}

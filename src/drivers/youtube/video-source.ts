@@ -1,0 +1,348 @@
+/**
+ * The video side of the YouTube driver (youtube-protocol.md §2.3–2.4, §3, §9): the player
+ * fallback chain (VISIONOS → ANDROID → WEB), timed text with a fallback to the next client when a
+ * caption URL answers empty (YouTube's PO-token gate), and the WEB watch-page extras.
+ *
+ * Chain rules: a client is skipped when it answers for another video, refuses the request
+ * (`400 FAILED_PRECONDITION`: outdated version; any other 4xx or a 5xx after retries), says the
+ * video is unavailable (VISIONOS says so of videos ANDROID plays), meets a bot check (often
+ * client-specific, so the next client is worth one request), or offers caption tracks that all
+ * need a PO token. Private, age-gated, members-only and geo-blocked videos and a 429 stop the
+ * chain at once: they are the truth, or asking again only makes it worse. When every client
+ * fails, the most truthful failure is thrown: PO token > bot check > unavailable > unreadable >
+ * refused. Identical calls in flight are shared ({@link Flights}).
+ * @module
+ */
+import { ApiError, isApiError } from '../../errors.ts';
+import type { Random } from '../../ports/random.ts';
+import type {
+  CaptionTrack,
+  Json3Document,
+  Json3Event,
+  Json3Seg,
+  PlayerData,
+  TimedText,
+  UpstreamOptions,
+  VideoExtras,
+} from '../../ports/upstream.ts';
+import { cryptoRandom } from '../system.ts';
+import type { SourceDeps } from './index.ts';
+import { type JsonAnswer, parseJson } from './innertube.ts';
+import { at, num, obj, ParseError, str } from './json.ts';
+import { mergeVideoExtras, parseMicroformat } from './parse-microformat.ts';
+import { parseNext } from './parse-next.ts';
+import { type PlayerParse, parsePlayerResponse, timedTextUrl } from './parse-player.ts';
+import { BOT_CHECK_RETRY_AFTER, WrongVideoError } from './playability.ts';
+import type { ClientProfile } from './profiles.ts';
+import { Flights } from './transport.ts';
+
+/** NewPipe's field mask of the WEB player call that only wants the microformat. */
+export const MICROFORMAT_FIELDS = 'microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId';
+
+/** Seconds to wait after YouTube demanded a PO token on every client (it is per IP and lasts). */
+export const PO_TOKEN_RETRY_AFTER = 300;
+
+/** What one player client said: a parse, or a failure ranked by how truthful it is. */
+type Attempt = { ok: true; parse: PlayerParse } | { ok: false; error: Error; rank: number };
+
+/** Ranks of skippable failures (higher = reported first when every client failed). */
+const RANK = { refused: 1, unreadable: 2, unavailable: 3, bot: 4, poToken: 5 } as const;
+
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const checks = { contentCheckOk: true, racyCheckOk: true };
+
+/** The video side of the YouTube upstream: `player`, `captions`, `videoExtras`. */
+export class VideoSource {
+  private readonly chains = new Flights<PlayerData>();
+  private readonly attempts = new Flights<Attempt>();
+
+  constructor(
+    private readonly deps: SourceDeps,
+    /** Source of the `t` and `cpn` nonces. */
+    private readonly random: Random = cryptoRandom,
+  ) {}
+
+  /** Player data from the first client of the chain that gives a usable answer. */
+  player(videoId: string, o: UpstreamOptions = {}): Promise<PlayerData> {
+    const { hl, gl } = this.locale(o);
+    return this.chains.run(`${videoId}|${hl}|${gl}`, o.signal, (signal) =>
+      this.chain(videoId, { hl, gl, signal }),
+    );
+  }
+
+  /**
+   * The timed text of a track (json3, or srv3/srv1 XML when YouTube answers XML). An empty answer
+   * is YouTube's PO-token gate: the same track is looked up with the next clients of the chain.
+   * A refused URL (403/404/410: usually expired) is refreshed from its own client first. Nothing
+   * usable → `upstream_blocked` when a URL answered empty, else `upstream_error`; never an empty
+   * transcript.
+   */
+  async captions(track: CaptionTrack, o: UpstreamOptions = {}): Promise<TimedText> {
+    const first = await this.text(track.ref, o);
+    if (first.kind === 'text') return first.text;
+    const videoId = refVideoId(track.ref);
+    const chain = this.deps.playerChain;
+    const from = chain.indexOf(refClient(track.ref) ?? '');
+    const candidates = first.kind === 'refused' ? chain.slice(Math.max(from, 0)) : chain.slice(from + 1);
+    let blocked = first.kind === 'empty';
+    let status = first.kind === 'refused' ? first.status : 0;
+    const same = (t: CaptionTrack) =>
+      t.languageCode === track.languageCode && t.kind === track.kind && t.variant === track.variant;
+    for (const name of candidates) {
+      const attempt = await this.attempt(name, videoId, this.locale(o));
+      if (!attempt.ok) continue;
+      const match = attempt.parse.data.tracks.find(same);
+      if (!match) {
+        if (attempt.parse.poTokenTracks.some(same)) blocked = true;
+        continue;
+      }
+      const next = await this.text(tagRef(match.ref, name), o);
+      if (next.kind === 'text') return next.text;
+      if (next.kind === 'empty') blocked = true;
+      else status = next.status;
+    }
+    if (blocked) throw poTokenBlocked(videoId);
+    throw new ApiError('upstream_error', `YouTube refused the caption URL (HTTP ${status}); retry later.`);
+  }
+
+  /** Publish date, likes, chapters and heatmap: WEB `player` (microformat only) and `next`, in parallel. */
+  async videoExtras(videoId: string, o: UpstreamOptions = {}): Promise<VideoExtras> {
+    const web = this.deps.profiles.WEB;
+    if (!web) throw new Error('The WEB client profile is required for video extras.');
+    const call = this.locale(o);
+    const fields = { query: { $fields: MICROFORMAT_FIELDS }, visitor: true };
+    const [micro, next] = await Promise.all([
+      this.deps.tube.call(web, 'player', { videoId, ...checks }, { ...call, ...fields }),
+      this.deps.tube.call(web, 'next', { videoId, ...checks }, { ...call, visitor: false }),
+    ]);
+    try {
+      const m = parseMicroformat(ok(micro, 'player'));
+      if (m.videoId !== undefined && m.videoId !== videoId) throw new WrongVideoError(videoId, m.videoId);
+      const n = parseNext(ok(next, 'next'));
+      if (n.videoId !== undefined && n.videoId !== videoId) throw new WrongVideoError(videoId, n.videoId);
+      // No microformat at all: the video may not be watchable; the player knows why.
+      if (Object.keys(m).length === 0) await this.player(videoId, o);
+      return mergeVideoExtras(n, m);
+    } catch (error) {
+      if (!(error instanceof ParseError) || error instanceof WrongVideoError) throw error;
+      await this.player(videoId, o); // throws the truthful error when the video cannot be watched
+      throw error;
+    }
+  }
+
+  private locale(o: UpstreamOptions): { hl: string; gl: string; signal?: AbortSignal } {
+    const t = this.deps.tube.transport;
+    return { hl: o.hl ?? t.hl, gl: o.gl ?? t.gl, ...(o.signal ? { signal: o.signal } : {}) };
+  }
+
+  /** GETs a track's json3 through the transport (origin override and proxies apply). */
+  private async text(ref: string, o: UpstreamOptions): Promise<TextAnswer> {
+    const { hl, signal } = this.locale(o);
+    const transport = this.deps.tube.transport;
+    const userAgent = (this.deps.profiles[refClient(ref) ?? ''] ?? this.deps.profiles.WEB)?.userAgent;
+    const headers: Record<string, string> = { 'Accept-Language': `${hl}, en;q=0.9` };
+    if (userAgent) headers['User-Agent'] = userAgent;
+    const url = timedTextUrl(ref, 'json3', transport.origin);
+    const answer = await transport.request('GET', url, headers, undefined, signal);
+    return answer.status === 200 ? readTimedText(answer.text) : { kind: 'refused', status: answer.status };
+  }
+
+  private async chain(
+    videoId: string,
+    o: { hl: string; gl: string; signal: AbortSignal },
+  ): Promise<PlayerData> {
+    let best: PlayerData | undefined;
+    let failure: { error: Error; rank: number } | undefined;
+    for (const name of this.deps.playerChain) {
+      const attempt = await this.attempt(name, videoId, o);
+      if (!attempt.ok) {
+        if (!failure || attempt.rank > failure.rank) failure = attempt;
+        this.deps.logger.log('info', 'player client skipped', {
+          client: name,
+          videoId,
+          error: attempt.error.message,
+        });
+        continue;
+      }
+      const data = tagged(attempt.parse.data, name);
+      if (attempt.parse.poTokenTracks.length === 0) return data;
+      this.deps.logger.log('info', 'caption tracks need a PO token; trying the next client', {
+        client: name,
+        videoId,
+        tracks: attempt.parse.poTokenTracks.length,
+      });
+      if (data.tracks.length > (best?.tracks.length ?? 0)) best = data;
+      if (!failure || RANK.poToken > failure.rank)
+        failure = { error: poTokenBlocked(videoId), rank: RANK.poToken };
+    }
+    if (best) return best;
+    throw failure?.error ?? new Error('The player chain is empty.');
+  }
+
+  /** One client's player answer (shared in flight); truthful errors and 429s are thrown. */
+  private attempt(name: string, videoId: string, o: { hl: string; gl: string; signal?: AbortSignal }) {
+    const profile = this.deps.profiles[name];
+    if (!profile) throw new Error(`Unknown YouTube client "${name}".`);
+    return this.attempts.run(`${name}|${videoId}|${o.hl}|${o.gl}`, o.signal, (signal) =>
+      this.load(profile, videoId, { hl: o.hl, gl: o.gl, signal }),
+    );
+  }
+
+  private async load(
+    profile: ClientProfile,
+    videoId: string,
+    o: { hl: string; gl: string; signal: AbortSignal },
+  ) {
+    const t = token(this.random, 12);
+    const cpn = token(this.random, 16);
+    const reel = profile.playerEndpoint === 'reel';
+    const query: Record<string, string> = profile.web ? {} : { t, id: videoId };
+    if (reel) query.$fields = 'playerResponse';
+    const request = profile.web ? { videoId, ...checks } : { videoId, cpn, ...checks };
+    const body = reel ? { playerRequest: request, disablePlayerResponse: false } : request;
+    let answer: JsonAnswer;
+    try {
+      answer = await this.deps.tube.call(profile, reel ? 'reel/reel_item_watch' : 'player', body, {
+        ...o,
+        query,
+        visitor: true,
+      });
+    } catch (error) {
+      if (o.signal.aborted || isApiError(error, 'upstream_blocked')) throw error;
+      if (error instanceof ParseError) return skip(error, RANK.unreadable);
+      if (error instanceof ApiError) return skip(error, RANK.refused);
+      throw error;
+    }
+    if (answer.status !== 200) {
+      const status = str(at(answer.json, 'error', 'status')) ?? '';
+      const why = status === 'FAILED_PRECONDITION' ? ' (client version outdated?)' : '';
+      const message = `YouTube refused player client ${profile.name}: HTTP ${answer.status} ${status}${why}; retry later.`;
+      return skip(new ApiError('upstream_error', message), RANK.refused);
+    }
+    try {
+      return { ok: true, parse: parsePlayerResponse(answer.json, videoId) } satisfies Attempt;
+    } catch (error) {
+      if (error instanceof ParseError) return skip(error, RANK.unreadable);
+      if (isApiError(error, 'video_unavailable')) return skip(error, RANK.unavailable);
+      if (isApiError(error, 'upstream_blocked')) return skip(error, RANK.bot);
+      throw error;
+    }
+  }
+}
+
+function skip(error: Error, rank: number): Attempt {
+  return { ok: false, error, rank };
+}
+
+/** The answer's JSON when it is a 200, else a ParseError naming the endpoint and status. */
+function ok(answer: JsonAnswer, endpoint: string): unknown {
+  if (answer.status !== 200) throw new ParseError(endpoint, `${endpoint} answered HTTP ${answer.status}`);
+  return answer.json;
+}
+
+/** The data with each track's ref tagged with the client that issued it. */
+function tagged(data: PlayerData, client: string): PlayerData {
+  return { ...data, tracks: data.tracks.map((t) => ({ ...t, ref: tagRef(t.ref, client) })) };
+}
+
+/** `length` random URL-safe characters (the `t` and `cpn` nonces). */
+function token(random: Random, length: number): string {
+  return Array.from(random.bytes(length), (b) => TOKEN_ALPHABET[b & 63]).join('');
+}
+
+/** A caption URL's answer: a document, empty (the PO-token gate), or refused with a status. */
+export type TextAnswer =
+  | { kind: 'text'; text: TimedText }
+  | { kind: 'empty' }
+  | { kind: 'refused'; status: number };
+
+const EMPTY: TextAnswer = { kind: 'empty' };
+
+/**
+ * Reads a timedtext body: json3 (events kept, styling tables dropped), srv3 or srv1 XML. A blank
+ * body, or a document without any caption text, is `empty`. A bot-check page is
+ * `upstream_blocked`; anything else a {@link ParseError}.
+ */
+export function readTimedText(raw: string): TextAnswer {
+  const body = raw.replace(/^\uFEFF/, '').trim();
+  if (body === '') return EMPTY;
+  if (body.startsWith('{')) {
+    const json = parseJson(body, 'timedtext');
+    const events = at(json, 'events');
+    if (!Array.isArray(events)) {
+      if (at(json, 'wireMagic') !== undefined) return EMPTY; // json3 without a single event
+      throw new ParseError('timedtext.events');
+    }
+    const document: Json3Document = { events: events.map(eventOf).filter((e) => e !== undefined) };
+    const text = document.events.some((e) => e.segs?.some((seg) => seg.utf8.trim() !== ''));
+    return text ? { kind: 'text', text: { format: 'json3', document } } : EMPTY;
+  }
+  if (/g-recaptcha|unusual traffic/i.test(body)) {
+    const message = 'YouTube asked to confirm that tubescribe is not a bot; retry later.';
+    throw new ApiError('upstream_blocked', message, { retryAfter: BOT_CHECK_RETRY_AFTER });
+  }
+  const srv1 = /^(?:<\?xml[^>]*>\s*)?<transcript[\s>]/.test(body);
+  if (!srv1 && !/^(?:<\?xml[^>]*>\s*)?<timedtext[\s>]/.test(body)) {
+    throw new ParseError('timedtext', 'caption answer is neither json3 nor timed-text XML');
+  }
+  if (body.replace(/<[^>]*>/g, '').trim() === '') return EMPTY;
+  return { kind: 'text', text: { format: srv1 ? 'srv1' : 'srv3', xml: body } };
+}
+
+/** A json3 event with the port's fields only; undefined without a start time. */
+function eventOf(value: unknown): Json3Event | undefined {
+  const e = obj(value);
+  const tStartMs = num(e?.tStartMs);
+  if (!e || tStartMs === undefined) return undefined;
+  const out: Json3Event = { tStartMs };
+  for (const key of ['dDurationMs', 'id', 'wWinId', 'wpWinPosId', 'wsWinStyleId', 'aAppend'] as const) {
+    const n = num(e[key]);
+    if (n !== undefined) out[key] = n;
+  }
+  if (Array.isArray(e.segs)) {
+    out.segs = e.segs.flatMap((raw): Json3Seg[] => {
+      const utf8 = str(at(raw, 'utf8'));
+      if (utf8 === undefined) return [];
+      const seg: Json3Seg = { utf8 };
+      const offset = num(at(raw, 'tOffsetMs'));
+      if (offset !== undefined) seg.tOffsetMs = offset;
+      const conf = num(at(raw, 'acAsrConf'));
+      if (conf !== undefined) seg.acAsrConf = conf;
+      return [seg];
+    });
+  }
+  return out;
+}
+
+const CLIENT_TAG = '#client=';
+
+/** A caption URL tagged with the player client that issued it (a fragment: never sent). */
+export function tagRef(ref: string, client: string): string {
+  return `${ref.split('#', 1)[0]}${CLIENT_TAG}${client}`;
+}
+
+/** The player client a tagged caption ref came from. */
+export function refClient(ref: string): string | undefined {
+  const i = ref.indexOf(CLIENT_TAG);
+  return i < 0 ? undefined : ref.slice(i + CLIENT_TAG.length);
+}
+
+/** The video of a caption ref (its `v=`). */
+function refVideoId(ref: string): string {
+  let v: string | null = null;
+  try {
+    v = new URL(ref.split('#', 1)[0]!).searchParams.get('v');
+  } catch {}
+  if (!v) throw new ParseError('captions.ref', 'caption ref without a video id (v=)');
+  return v;
+}
+
+/** `upstream_blocked`: every client's caption URLs need a proof-of-origin token. */
+function poTokenBlocked(videoId: string): ApiError {
+  return new ApiError(
+    'upstream_blocked',
+    `YouTube demands a proof-of-origin (PO) token for the captions of video ${videoId} from every player ` +
+      'client tubescribe tried; retry later (a proxy with another IP address may help).',
+    { retryAfter: PO_TOKEN_RETRY_AFTER },
+  );
+}
