@@ -3,11 +3,10 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { ApiError } from './errors.ts';
+import { createYouTubeUpstream } from './drivers/youtube/index.ts';
 import { buildHttpApp } from './http/app.ts';
 import type { Runtime, Services } from './http/runtime.ts';
 import { type AppOptions, DEFAULT_LIMITS, type Deps, resolveDeps } from './options.ts';
-import type { Upstream } from './ports/upstream.ts';
 import { Accounts } from './services/accounts.ts';
 import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
@@ -30,29 +29,6 @@ export interface Tubescribe {
   ready: Promise<Runtime>;
   /** Stops timers and closes storage connections. */
   close(): Promise<void>;
-}
-
-/** An Upstream that refuses every call: the default until a YouTube driver is configured. */
-function missingUpstream(): Upstream {
-  const fail = (): never => {
-    throw new ApiError(
-      'upstream_error',
-      'No upstream is configured (set TUBESCRIBE_UPSTREAM or pass `upstream`).',
-    );
-  };
-  return {
-    player: async () => fail(),
-    captions: async () => fail(),
-    videoExtras: async () => fail(),
-    resolveChannel: async () => fail(),
-    channel: async () => fail(),
-    channelVideos: async () => fail(),
-    channelPlaylists: async () => fail(),
-    latest: async () => fail(),
-    playlist: async () => fail(),
-    search: async () => fail(),
-    suggestions: async () => fail(),
-  };
 }
 
 /** The services over resolved dependencies. */
@@ -81,7 +57,9 @@ export function createServices(deps: Deps): Services {
 export function createTubescribe(options: AppOptions = {}): Tubescribe {
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
-  const ready = resolveDeps(options, missingUpstream).then((deps) => {
+  const ready = resolveDeps(options, (base) =>
+    createYouTubeUpstream({ clock: base.clock, random: base.random, logger: base.logger }),
+  ).then((deps) => {
     const runtime: Runtime = { deps, services: createServices(deps) };
     const every = deps.limits.reconcileIntervalMs;
     if (every > 0 && !closed) {

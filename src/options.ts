@@ -65,7 +65,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 
 /** Options of `createApp`. Every field is optional. */
 export interface AppOptions {
-  /** The YouTube data source. Default: the YouTube driver. */
+  /** The YouTube data source. Default: the YouTube driver (`createYouTubeUpstream()`). */
   upstream?: Upstream;
   /** Document storage (accounts, keys, cache L2). Default: in memory. */
   kv?: KeyValue;
@@ -113,7 +113,10 @@ export interface Deps {
 }
 
 /** Resolves the options: validates configuration, opens default storage, loads the secret. */
-export async function resolveDeps(options: AppOptions, defaultUpstream: () => Upstream): Promise<Deps> {
+export async function resolveDeps(
+  options: AppOptions,
+  defaultUpstream: (base: { clock: Clock; random: Random; logger: Logger }) => Upstream,
+): Promise<Deps> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? cryptoRandom;
   const logger = options.logger ?? createJsonLogger({ clock });
@@ -125,7 +128,7 @@ export async function resolveDeps(options: AppOptions, defaultUpstream: () => Up
     if (!(name in plans)) throw new Error(`planAssignment names the unknown plan '${name}'.`);
   }
   return {
-    upstream: options.upstream ?? defaultUpstream(),
+    upstream: options.upstream ?? defaultUpstream({ clock, random, logger }),
     kv,
     ledger,
     clock,

@@ -7,16 +7,33 @@ import process from 'node:process';
 import { serve } from '../../adapters/node/index.ts';
 import { createFixturesUpstream } from '../drivers/fixtures-upstream.ts';
 import { createJsonLogger } from '../drivers/system.ts';
+import { createYouTubeUpstream } from '../drivers/youtube/index.ts';
+import { profilesFromEnv } from '../drivers/youtube/profiles.ts';
 import type { AppOptions } from '../options.ts';
+import type { Logger } from '../ports/logger.ts';
 import type { Upstream } from '../ports/upstream.ts';
 import type { Config } from './config.ts';
 import { openStorage } from './storage.ts';
 
-/** The upstream a configuration names. */
-export function upstreamFor(config: Config): Upstream | undefined {
-  if (config.upstream.startsWith('fixtures:'))
+/** The upstream a configuration names: the fixtures folder, or YouTube (origin, proxies, clients). */
+export function upstreamFor(
+  config: Config,
+  logger: Logger,
+  env: Readonly<Record<string, string | undefined>>,
+): Upstream {
+  if (config.upstream.startsWith('fixtures:')) {
     return createFixturesUpstream(config.upstream.slice('fixtures:'.length));
-  return undefined;
+  }
+  const proxies = config.proxy
+    ?.split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return createYouTubeUpstream({
+    logger,
+    clients: profilesFromEnv(env),
+    ...(config.youtubeOrigin ? { origin: config.youtubeOrigin } : {}),
+    ...(proxies?.length ? { proxies } : {}),
+  });
 }
 
 /** Runs the server until a signal stops it. */
@@ -24,8 +41,7 @@ export async function runServe(config: Config): Promise<void> {
   const logger = createJsonLogger({ level: config.log });
   const storage = await openStorage(config.storage, { now: () => Date.now() });
   const app: AppOptions = { kv: storage.kv, ledger: storage.ledger, logger };
-  const upstream = upstreamFor(config);
-  if (upstream) app.upstream = upstream;
+  app.upstream = upstreamFor(config, logger, process.env);
   if (config.adminToken) app.adminToken = config.adminToken;
   if (config.secret) app.secret = config.secret;
   let running: Awaited<ReturnType<typeof serve>>;
