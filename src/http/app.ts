@@ -1,6 +1,7 @@
 /**
- * The Hono application: middleware (request id, body limit, 405), the route modules, the
- * OpenAPI document and docs page, and the error envelope for everything that goes wrong.
+ * The Hono application: middleware (request id, body limit, 405), the route modules (the system
+ * routes among them: health, OpenAPI document, docs page), and the error envelope for everything
+ * that goes wrong.
  * @module
  */
 import { Hono } from 'hono';
@@ -9,14 +10,13 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError, toEnvelope } from '../errors.ts';
 import type { RateDecision, RateRule } from '../ports/ledger.ts';
-import { asApiError } from '../services/context.ts';
-import { docsPage } from './docs.ts';
-import { openApiDocument } from './openapi.ts';
-import { baseUrlOf, type Route, requestIdFor } from './route.ts';
+import { asApiError, isTimeout } from '../services/context.ts';
+import { type Route, requestIdFor } from './route.ts';
 import { accountRoutes } from './routes/account.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { playlistRoutes } from './routes/playlists.ts';
 import { searchRoutes } from './routes/search.ts';
+import { systemRoutes } from './routes/system.ts';
 import { transcriptRoutes } from './routes/transcripts.ts';
 import { videoRoutes } from './routes/videos.ts';
 import type { Runtime } from './runtime.ts';
@@ -86,31 +86,8 @@ export function buildHttpApp(ready: Promise<Runtime>, settings: HttpSettings): H
     }),
   );
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/openapi.json', (c) =>
-    c.json(
-      openApiDocument(
-        routes.map((r) => r.meta),
-        rt.deps.pricing,
-        baseUrlOf(rt, c),
-      ),
-    ),
-  );
-  app.get('/docs', (c) => {
-    const base = baseUrlOf(rt, c);
-    return c.html(
-      docsPage(
-        openApiDocument(
-          routes.map((r) => r.meta),
-          rt.deps.pricing,
-          base,
-        ),
-        base,
-      ),
-    );
-  });
-
   const routes: Route[] = [
+    ...systemRoutes(rt, () => routes),
     ...transcriptRoutes(rt),
     ...videoRoutes(rt),
     ...playlistRoutes(rt),
@@ -125,7 +102,10 @@ export function buildHttpApp(ready: Promise<Runtime>, settings: HttpSettings): H
   );
   app.onError((error, c) => {
     const e = asApiError(error);
-    if (e.status >= 500) {
+    if (c.req.raw.signal.aborted && !isTimeout(error)) {
+      // The client went away: nobody reads this answer, and it is no server fault.
+      rt.deps?.logger.log('info', 'client closed the request', { path: c.req.path });
+    } else if (e.status >= 500) {
       const cause = e.cause instanceof Error ? { error: e.cause.message, stack: e.cause.stack } : {};
       rt.deps?.logger.log(e.status === 500 ? 'error' : 'warn', e.message, {
         code: e.code,

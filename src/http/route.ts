@@ -11,7 +11,7 @@ import type { Operation } from '../core/pricing.ts';
 import { rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
 import type { RateDecision } from '../ports/ledger.ts';
-import type { Principal, Scope } from '../services/accounts.ts';
+import { hasScope, type Principal, type Scope } from '../services/accounts.ts';
 import type { CacheStatus } from '../services/cache.ts';
 import { asApiError, type CallContext, deadlineSignal } from '../services/context.ts';
 import { authenticate, authenticateAdmin } from './auth.ts';
@@ -152,7 +152,7 @@ export function defineRoute<
         let principal: Principal | undefined;
         if (spec.auth === 'key') {
           principal = await authenticate(rt, c);
-          if (spec.scope && !principal.scopes.includes(spec.scope)) {
+          if (spec.scope && !hasScope(principal.scopes, spec.scope)) {
             throw new ApiError('insufficient_scope', `This key lacks the ${spec.scope} scope.`);
           }
         } else if (spec.auth === 'admin') {

@@ -42,8 +42,8 @@ const languageCode = v.pipe(
   v.string('expected a language code'),
   v.transform((s) => s.trim()),
   v.check(
-    (s) => s === '*' || /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(s),
-    'expected language codes like en, en-GB or *',
+    (s) => s === '*' || s.toLowerCase() === 'auto' || /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(s),
+    'expected language codes like en, en-GB, * or auto',
   ),
   v.transform((s) => (s.toLowerCase() === 'auto' ? '*' : s)),
 );

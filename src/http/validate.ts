@@ -14,12 +14,17 @@ export type InputPart = 'path' | 'query' | 'body';
 
 /** Validates `input` against `schema`; throws `invalid_parameter` naming the first bad parameter. */
 export function validate<S extends AnySchema>(schema: S, input: unknown, part: InputPart): v.InferOutput<S> {
+  // valibot's object schema also accepts arrays; a body must be a JSON object.
+  if (part === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    throw new ApiError('invalid_request', 'The request body must be a JSON object.');
+  }
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
   const path = issue.path?.map((item) => String(item.key)).join('.') ?? '';
   if (path === '' && part === 'body') {
-    throw new ApiError('invalid_request', `The request body must be a JSON object: ${issue.message}.`);
+    // A rule over the whole body (for example "send exactly one of amount or pack").
+    throw new ApiError('invalid_request', `Invalid request body: ${issue.message}.`);
   }
   const parameter = path === '' ? part : path;
   const received = issue.input === undefined ? 'it is missing' : issue.message;

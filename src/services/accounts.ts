@@ -35,6 +35,14 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
+/**
+ * True when a key with `scopes` may use an endpoint that needs `needed`. The `admin` scope is full
+ * access (api-spec.md: "admin (full access and team management)"), so it satisfies every scope.
+ */
+export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
+  return scopes.includes(needed) || scopes.includes('admin');
+}
+
 /** The stored account document. */
 export interface AccountRecord {
   account_id: string;

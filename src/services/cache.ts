@@ -137,7 +137,8 @@ export class ResponseCache {
     load: () => Promise<T>,
     memory: Entry | undefined,
   ): Promise<Cached<T>> {
-    let stale = memory;
+    // The L1 copy may serve as a stale fallback only within `staleMs` past its freshness, as L2's.
+    let stale = memory && memory.f + this.settings.staleMs > this.clock.now() ? memory : undefined;
     const persisted = await this.readL2(key);
     if (persisted) {
       if (persisted.f > this.clock.now()) {

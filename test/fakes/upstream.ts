@@ -4,14 +4,18 @@
 import { ApiError } from '../../src/errors.ts';
 import type {
   CaptionTrack,
+  ChannelLocator,
   ChannelProfile,
   ChannelTabPage,
   PlayerData,
   PlaylistCard,
   PlaylistPage,
+  PlaylistVideo,
+  SearchItem,
   SearchPage,
   TimedText,
   Upstream,
+  UpstreamOptions,
   VideoCard,
   VideoExtras,
 } from '../../src/ports/upstream.ts';
@@ -60,6 +64,68 @@ export const TRACK_DE: CaptionTrack = {
 };
 
 export const VIDEO = 'dQw4w9WgXcQ';
+export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
+export const PLAYLIST = 'PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI';
+
+/** The default playlist contents (the first page holds two, the second the rest). */
+const PLAYLIST_VIDEOS: PlaylistVideo[] = [
+  {
+    videoId: VIDEO,
+    title: 'Never Gonna Give You Up',
+    index: 1,
+    lengthSeconds: 213,
+    lengthText: '3:33',
+    author: 'Rick Astley',
+    channelId: CHANNEL,
+    thumbnails: [],
+  },
+  {
+    videoId: 'yPYZpwSpKmA',
+    title: 'Together Forever',
+    index: 2,
+    lengthSeconds: 205,
+    lengthText: '3:25',
+    author: 'Rick Astley',
+    thumbnails: [],
+  },
+  {
+    videoId: 'AC3Ejf7vPEY',
+    title: 'Whenever You Need Somebody',
+    index: 3,
+    lengthSeconds: 234,
+    lengthText: '3:54',
+    author: 'Rick Astley',
+    thumbnails: [],
+  },
+];
+
+/** The default search results. */
+const SEARCH_ITEMS: SearchItem[] = [
+  {
+    id: VIDEO,
+    type: 'video',
+    title: 'Never Gonna Give You Up',
+    channelTitle: 'Rick Astley',
+    channelId: CHANNEL,
+    durationSeconds: 213,
+    viewCount: 1_000_000,
+    publishedText: '15 years ago',
+    thumbnailUrl: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hq.jpg',
+  },
+  {
+    id: 'yPYZpwSpKmA',
+    type: 'video',
+    title: 'Together Forever',
+    channelTitle: 'Rick Astley',
+    channelId: CHANNEL,
+    durationSeconds: 205,
+    viewCount: 5_000,
+    publishedText: '2 days ago',
+  },
+  { id: CHANNEL, type: 'channel', title: 'Rick Astley' },
+  { id: PLAYLIST, type: 'playlist', title: 'Best of Rick' },
+  { id: 'AC3Ejf7vPEY', type: 'video', title: 'Whenever You Need Somebody', publishedText: '3 weeks ago' },
+];
 
 /** The fake. */
 export class FakeUpstream implements Upstream {
@@ -68,8 +134,18 @@ export class FakeUpstream implements Upstream {
   failures: Record<string, ApiError | Error> = {};
   /** Delays every call (ms) so tests can abort or time out. */
   delayMs = 0;
+  /** When set, every call waits for it (after counting) before answering. */
+  gate: Promise<void> | undefined;
+  /** The options of the latest call of each method. */
+  lastOptions: Record<string, UpstreamOptions | undefined> = {};
   players = new Map<string, PlayerData>();
   texts = new Map<string, TimedText>();
+  /** Playlist, channel ids and handles (lower case) that answer "not found". */
+  missing = new Set<string>();
+  playlistVideos: PlaylistVideo[] = structuredClone(PLAYLIST_VIDEOS);
+  searchItems: SearchItem[] = structuredClone(SEARCH_ITEMS);
+  /** Search results per upstream page. */
+  searchPageSize = 20;
 
   constructor() {
     this.players.set(VIDEO, {
@@ -108,8 +184,10 @@ export class FakeUpstream implements Upstream {
     this.texts.set('de-manual', json3([[0, 2000, 'Hallo Welt.']], false));
   }
 
-  private async step(name: string, signal?: AbortSignal): Promise<void> {
+  private async step(name: string, signal?: AbortSignal, options?: UpstreamOptions): Promise<void> {
     this.calls[name] = (this.calls[name] ?? 0) + 1;
+    this.lastOptions[name] = options;
+    if (this.gate) await this.gate;
     if (this.delayMs > 0) {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, this.delayMs);
@@ -123,72 +201,143 @@ export class FakeUpstream implements Upstream {
     if (failure) throw failure;
   }
 
-  async player(videoId: string, o?: { signal?: AbortSignal }): Promise<PlayerData> {
-    await this.step('player', o?.signal);
+  async player(videoId: string, o?: UpstreamOptions): Promise<PlayerData> {
+    await this.step('player', o?.signal, o);
     const p = this.players.get(videoId);
     if (!p) throw new ApiError('video_unavailable', 'This video is unavailable.');
     return structuredClone(p);
   }
-  async captions(track: CaptionTrack, o?: { signal?: AbortSignal }): Promise<TimedText> {
-    await this.step('captions', o?.signal);
+  async captions(track: CaptionTrack, o?: UpstreamOptions): Promise<TimedText> {
+    await this.step('captions', o?.signal, o);
     const t = this.texts.get(track.ref);
     if (!t) throw new ApiError('upstream_error', 'no text');
     return structuredClone(t);
   }
-  async videoExtras(_id: string, o?: { signal?: AbortSignal }): Promise<VideoExtras> {
-    await this.step('videoExtras', o?.signal);
+  async videoExtras(_id: string, o?: UpstreamOptions): Promise<VideoExtras> {
+    await this.step('videoExtras', o?.signal, o);
     return { publishedAt: 1_256_000_000, likeCount: 42, chapters: [{ title: 'Intro', startSeconds: 0 }] };
   }
-  async resolveChannel(): Promise<string> {
-    await this.step('resolveChannel');
-    return 'UCuAXFkgsw1L7xaCfnd5JJOw';
+  async resolveChannel(locator: ChannelLocator, o?: UpstreamOptions): Promise<string> {
+    await this.step('resolveChannel', o?.signal, o);
+    const name =
+      locator.kind === 'id' ? locator.id : locator.kind === 'handle' ? locator.handle : locator.name;
+    if (this.missing.has(name.toLowerCase())) throw new ApiError('channel_not_found', 'No such channel.');
+    return CHANNEL;
   }
-  async channel(id: string): Promise<ChannelProfile> {
-    await this.step('channel');
+  private checkChannel(id: string): void {
+    if (this.missing.has(id.toLowerCase())) throw new ApiError('channel_not_found', 'No such channel.');
+  }
+  async channel(id: string, o?: UpstreamOptions): Promise<ChannelProfile> {
+    await this.step('channel', o?.signal, o);
+    this.checkChannel(id);
     return {
       channelId: id,
       title: 'Rick Astley',
-      description: '',
+      handle: '@RickAstleyYT',
+      description: 'The official channel.',
+      subscriberCountText: '4.2M subscribers',
+      subscriberCount: 4_200_000,
+      videoCount: 300,
       verified: true,
-      avatars: [],
+      country: 'GB',
+      avatars: [{ url: 'https://yt3.ggpht.com/a', width: 88, height: 88 }],
       banners: [],
-      links: [],
-      tabs: ['videos'],
+      links: ['https://rickastley.co.uk'],
+      tabs: ['videos', 'shorts', 'streams', 'playlists'],
     };
   }
   async channelVideos(
     id: string,
     _tab: string,
     page: { continuation?: string },
+    o?: UpstreamOptions,
   ): Promise<ChannelTabPage<VideoCard>> {
-    await this.step('channelVideos');
+    await this.step('channelVideos', o?.signal, o);
+    this.checkChannel(id);
     const second = page.continuation === 'p2';
     return {
       channelId: id,
       channelTitle: 'Rick Astley',
-      items: [{ videoId: second ? 'bbbbbbbbbbb' : 'aaaaaaaaaaa', title: second ? 'B' : 'A', thumbnails: [] }],
+      items: [
+        {
+          videoId: second ? 'bbbbbbbbbbb' : 'aaaaaaaaaaa',
+          title: second ? 'B' : 'A',
+          lengthText: '3:33',
+          lengthSeconds: 213,
+          viewCountText: '1M views',
+          viewCount: 1_000_000,
+          publishedText: '1 day ago',
+          thumbnails: [],
+        },
+      ],
       ...(second ? {} : { continuation: 'p2' }),
     };
   }
-  async channelPlaylists(id: string): Promise<ChannelTabPage<PlaylistCard>> {
-    await this.step('channelPlaylists');
-    return { channelId: id, channelTitle: 'Rick Astley', items: [] };
+  async channelPlaylists(
+    id: string,
+    page: { continuation?: string },
+    o?: UpstreamOptions,
+  ): Promise<ChannelTabPage<PlaylistCard>> {
+    await this.step('channelPlaylists', o?.signal, o);
+    this.checkChannel(id);
+    if (page.continuation) return { channelId: id, channelTitle: 'Rick Astley', items: [] };
+    return {
+      channelId: id,
+      channelTitle: 'Rick Astley',
+      items: [
+        {
+          playlistId: PLAYLIST,
+          title: 'Best of Rick',
+          videoCount: 3,
+          videoCountText: '3 videos',
+          thumbnails: [],
+        },
+      ],
+      continuation: 'pl2',
+    };
   }
-  async latest(): Promise<VideoCard[]> {
-    await this.step('latest');
-    return [];
+  async latest(id: string, o?: UpstreamOptions): Promise<VideoCard[]> {
+    await this.step('latest', o?.signal, o);
+    this.checkChannel(id);
+    return Array.from({ length: 17 }, (_, i) => ({
+      videoId: `latest${String(i).padStart(5, '0')}`,
+      title: `Upload ${i}`,
+      publishedAt: 1_772_000_000 - i * 86_400,
+      thumbnails: [],
+    }));
   }
-  async playlist(id: string, page: { continuation?: string }): Promise<PlaylistPage> {
-    await this.step('playlist');
-    if (page.continuation) return { playlistId: id, videos: [] };
-    return { playlistId: id, title: 'P', videos: [], continuation: 'x' };
+  async playlist(id: string, page: { continuation?: string }, o?: UpstreamOptions): Promise<PlaylistPage> {
+    await this.step('playlist', o?.signal, o);
+    if (this.missing.has(id.toLowerCase())) throw new ApiError('playlist_not_found', 'No such playlist.');
+    if (page.continuation) return { playlistId: id, videos: this.playlistVideos.slice(2) };
+    return {
+      playlistId: id,
+      title: 'P',
+      description: 'A playlist.',
+      videoCount: this.playlistVideos.length,
+      viewCountText: '1,234 views',
+      author: 'Rick Astley',
+      thumbnails: [],
+      videos: this.playlistVideos.slice(0, 2),
+      continuation: 'x',
+    };
   }
-  async search(): Promise<SearchPage> {
-    await this.step('search');
-    return { items: [] };
+  async search(
+    _q: string,
+    _filters: unknown,
+    page: { continuation?: string },
+    o?: UpstreamOptions,
+  ): Promise<SearchPage> {
+    await this.step('search', o?.signal, o);
+    const from = page.continuation ? Number(page.continuation.slice(2)) : 0;
+    const to = from + this.searchPageSize;
+    return {
+      items: structuredClone(this.searchItems.slice(from, to)),
+      ...(to < this.searchItems.length ? { continuation: `s:${to}` } : {}),
+    };
   }
-  async suggestions(q: string): Promise<string[]> {
-    await this.step('suggestions');
+  async suggestions(q: string, o?: UpstreamOptions): Promise<string[]> {
+    await this.step('suggestions', o?.signal, o);
     return [q, `${q} world`];
   }
 }

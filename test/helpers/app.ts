@@ -27,19 +27,27 @@ export interface TestApp {
   balance(accountId: string): Promise<number>;
 }
 
-/** Builds an app for tests. */
-export async function testApp(options: AppOptions = {}): Promise<TestApp> {
-  const clock = new ManualClock('2026-03-01T10:00:00.000Z');
-  const upstream = new FakeUpstream();
+/** Options of {@link testApp}: the app's, plus a seed for its randomness. */
+export type TestAppOptions = AppOptions & {
+  /** Seed of the SeededRandom (two apps sharing storage need different seeds). Default 7. */
+  seed?: number;
+};
+
+/** Builds an app for tests. A given ManualClock or FakeUpstream is the one returned. */
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { seed = 7, ...appOptions } = options;
+  const clock =
+    appOptions.clock instanceof ManualClock ? appOptions.clock : new ManualClock('2026-03-01T10:00:00.000Z');
+  const upstream = appOptions.upstream instanceof FakeUpstream ? appOptions.upstream : new FakeUpstream();
   const ts = createTubescribe({
     clock,
-    random: new SeededRandom(7),
+    random: new SeededRandom(seed),
     logger: silentLogger,
     upstream,
     adminToken: ADMIN,
     secret: 'test-secret-test-secret-test-secret!',
-    limits: { reconcileIntervalMs: 0 },
-    ...options,
+    ...appOptions,
+    limits: { reconcileIntervalMs: 0, ...appOptions.limits },
   });
   await ts.ready;
   const call = (path: string, init: RequestInit & { key?: string } = {}) => {
