@@ -85,8 +85,11 @@ export interface AppOptions {
   billing?: Partial<BillingSettings>;
   cache?: { memoryBytes?: number; staleMs?: number; ttl?: Partial<CacheTtls> };
   limits?: Partial<Limits>;
-  /** Take the client address from `X-Forwarded-For` (behind a trusted reverse proxy). */
-  trustProxy?: boolean;
+  /**
+   * Behind trusted reverse proxies, take the client address from `X-Forwarded-For`: `true` (one
+   * proxy) or the number of proxies; the entry that many hops from the right is used.
+   */
+  trustProxy?: boolean | number;
   /** The public base URL, for links in docs and responses. Default: the request's origin. */
   publicUrl?: string;
 }
@@ -108,7 +111,7 @@ export interface Deps {
   billing: Readonly<BillingSettings>;
   cache: { memoryBytes: number; staleMs: number; ttl: CacheTtls };
   limits: Limits;
-  trustProxy: boolean;
+  trustProxy: boolean | number;
   publicUrl: string | undefined;
 }
 

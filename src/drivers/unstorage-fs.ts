@@ -26,7 +26,8 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
       const parts = key.split(':');
       if (parts.some((p) => p === '' || p === '.' || p === '..'))
         throw new Error(`invalid storage key ${key}`);
-      return join(base, ...parts);
+      // Files end in `.json`, so a key can also be the prefix of other keys (a file `a.json` beside a folder `a`).
+      return `${join(base, ...parts)}.json`;
     };
     async function walk(dir: string): Promise<string[]> {
       let entries: import('node:fs').Dirent[];
@@ -40,7 +41,9 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
       for (const entry of entries) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) out.push(...(await walk(full)));
-        else if (!entry.name.startsWith(TMP)) out.push(relative(base, full).split(sep).join(':'));
+        else if (!entry.name.startsWith(TMP) && entry.name.endsWith('.json')) {
+          out.push(relative(base, full).slice(0, -5).split(sep).join(':'));
+        }
       }
       return out;
     }

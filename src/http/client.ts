@@ -16,12 +16,20 @@ interface DenoEnv {
   remoteAddr?: { hostname?: string };
 }
 
-/** The client address of a request, or `unknown`. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for');
-    const first = forwarded?.split(',')[0]?.trim();
-    if (first) return first;
+/**
+ * The client address of a request, or `unknown`. Behind `trustProxy` reverse proxies (true = 1),
+ * the address is the entry that many hops from the right of `X-Forwarded-For`: each trusted proxy
+ * appends the address it saw, so entries further left are the client's own claims.
+ */
+export function clientAddress(c: Context, trustProxy: boolean | number): string {
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : Math.max(0, Math.floor(trustProxy));
+  if (hops > 0) {
+    const chain = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    const entry = chain[chain.length - hops];
+    if (entry) return entry;
   }
   const env = c.env as (NodeEnv & BunEnv & DenoEnv) | undefined;
   if (!env || typeof env !== 'object') return 'unknown';

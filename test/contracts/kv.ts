@@ -69,6 +69,16 @@ export function kvContract(name: string, create: (clock: ManualClock) => Promise
       expect(listed).toEqual(keys.filter((k) => k.startsWith('p:')).sort());
     });
 
+    it('lets a key be the prefix of other keys', async () => {
+      await kv.set('tree:a', 1);
+      await kv.set('tree:a:b', 2);
+      await kv.set('tree:a:b:c', 3);
+      expect([await kv.get('tree:a'), await kv.get('tree:a:b'), await kv.get('tree:a:b:c')]).toEqual([
+        1, 2, 3,
+      ]);
+      expect((await kv.list('tree:a')).sort()).toEqual(['tree:a', 'tree:a:b', 'tree:a:b:c']);
+    });
+
     it('keeps distinct keys distinct (property)', async () => {
       await fc.assert(
         fc.asyncProperty(

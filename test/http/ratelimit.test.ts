@@ -149,12 +149,13 @@ describe('failed authentication is limited per client address', () => {
     expect((await from(f, '2001:db8:0:1::1', BASIC, f.apiKey)).status).toBe(200);
   });
 
-  test('X-Forwarded-For is used only with trustProxy', async () => {
+  test('X-Forwarded-For is used only with trustProxy, and only the entry the proxy appended', async () => {
     const trusting = await fixture({ trustProxy: true });
+    // The client claims other addresses at the left; the trusted proxy appended 203.0.113.9.
     for (let i = 0; i < 20; i++)
-      await from(trusting, '10.0.0.1', BASIC, 'tsk_bad', { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' });
+      await from(trusting, '10.0.0.1', BASIC, 'tsk_bad', { 'x-forwarded-for': `6.6.6.${i}, 203.0.113.9` });
     await expectError(
-      await from(trusting, '10.0.0.1', BASIC, trusting.apiKey, { 'x-forwarded-for': '203.0.113.9' }),
+      await from(trusting, '10.0.0.1', BASIC, trusting.apiKey, { 'x-forwarded-for': '1.2.3.4, 203.0.113.9' }),
       429,
       'rate_limited',
     );
