@@ -8,6 +8,7 @@ import { buildHttpApp } from './http/app.ts';
 import type { Runtime, Services } from './http/runtime.ts';
 import { type AppOptions, DEFAULT_LIMITS, type Deps, resolveDeps } from './options.ts';
 import { Accounts } from './services/accounts.ts';
+import { Batches } from './services/batches.ts';
 import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
 import { Channels } from './services/channels.ts';
@@ -36,17 +37,28 @@ export function createServices(deps: Deps): Services {
   const cache = new ResponseCache(deps.kv, deps.clock, deps.cache, deps.logger);
   const pager = new Pager(deps.secret, deps.clock, deps.limits.cursorMaxAgeMs);
   const shared = { upstream: deps.upstream, cache, ttl: deps.cache.ttl, deadlineMs: deps.limits.deadlineMs };
+  const billing = new Billing({
+    ledger: deps.ledger,
+    pricing: deps.pricing,
+    billing: deps.billing,
+    logger: deps.logger,
+    reservationTtlMs: deps.limits.reservationTtlMs,
+  });
+  const transcripts = new Transcripts({ ...shared, clock: deps.clock });
+  const videos = new Videos(shared);
   return {
     accounts: new Accounts(deps),
-    billing: new Billing({
-      ledger: deps.ledger,
+    billing,
+    batches: new Batches({
+      billing,
+      transcripts,
+      videos,
+      clock: deps.clock,
       pricing: deps.pricing,
-      billing: deps.billing,
-      logger: deps.logger,
-      reservationTtlMs: deps.limits.reservationTtlMs,
+      deadlineMs: deps.limits.deadlineMs,
     }),
-    transcripts: new Transcripts({ ...shared, clock: deps.clock }),
-    videos: new Videos(shared),
+    transcripts,
+    videos,
     playlists: new Playlists({ ...shared, pager }),
     channels: new Channels({ ...shared, pager }),
     search: new Search({ ...shared, pager }),

@@ -23,7 +23,14 @@ export type Auth = 'key' | 'admin' | 'none';
 
 /** What a handler answers. */
 export type Reply =
-  | { json: unknown; status?: number; cache?: CacheStatus; headers?: Record<string, string> }
+  | {
+      json: unknown;
+      status?: number;
+      cache?: CacheStatus;
+      headers?: Record<string, string>;
+      /** Credits the handler charged itself (per-item charging, batches). */
+      charged?: number;
+    }
   | {
       text: string;
       contentType: string;
@@ -70,6 +77,8 @@ export interface RouteMeta {
   response: { status: number; description: string; contentTypes: string[]; schema?: AnySchema };
   /** Error statuses the route can answer, besides the common ones. */
   errors: number[];
+  /** The handler sets deadlines itself (batches: one per task); the call only ends with the client. */
+  ownDeadline?: boolean;
 }
 
 /** The full spec of a route. */
@@ -164,7 +173,9 @@ export function defineRoute<
           query: spec.query ? validate(spec.query, queryRecord(c.req.url), 'query') : undefined,
           body: spec.body ? validate(spec.body, await readBody(c), 'body') : undefined,
         } as RouteInput<P, Q, B>;
-        const signal = deadlineSignal(c.req.raw.signal, rt.deps.limits.deadlineMs);
+        const signal = spec.ownDeadline
+          ? c.req.raw.signal
+          : deadlineSignal(c.req.raw.signal, rt.deps.limits.deadlineMs);
         const ctx: RouteContext = { principal, call: { signal }, requestId, baseUrl: baseUrlOf(rt, c), c };
 
         let decision: RateDecision | undefined;
@@ -197,7 +208,10 @@ export function defineRoute<
         }
         const headers: Record<string, string> = {};
         if (decision && principal) Object.assign(headers, rateLimitHeaders(decision, principal.plan.rules));
-        if (spec.auth === 'key') headers['X-Credits-To-Deduct'] = String(charged);
+        if (spec.auth === 'key') {
+          const own = 'json' in reply ? (reply.charged ?? 0) : 0;
+          headers['X-Credits-To-Deduct'] = String(charged + own);
+        }
         if ('empty' in reply) return c.body(null, 204, headers);
         Object.assign(headers, cacheHeaders(reply.cache), reply.headers);
         const status = (reply.status ?? 200) as 200;

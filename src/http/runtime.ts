@@ -4,6 +4,7 @@
  */
 import type { Deps } from '../options.ts';
 import type { Accounts } from '../services/accounts.ts';
+import type { Batches } from '../services/batches.ts';
 import type { Billing } from '../services/billing.ts';
 import type { Channels } from '../services/channels.ts';
 import type { Playlists } from '../services/playlists.ts';
@@ -15,6 +16,7 @@ import type { Videos } from '../services/videos.ts';
 export interface Services {
   accounts: Accounts;
   billing: Billing;
+  batches: Batches;
   transcripts: Transcripts;
   videos: Videos;
   playlists: Playlists;

@@ -4,8 +4,10 @@
  * @module
  */
 import * as v from 'valibot';
-import { renderTranscript, type TranscriptFormat } from '../../core/render/index.ts';
+import { BATCH_DEFAULTS } from '../../core/batch-settings.ts';
+import { renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/render/index.ts';
 import type { TrackPolicy } from '../../core/tracks.ts';
+import type { RunnableTask } from '../../services/batches.ts';
 import { defineRoute, type Reply, type Route, type RouteContext } from '../route.ts';
 import type { Runtime } from '../runtime.ts';
 import { format, languageCsv, languageList, trackPolicy, videoId } from '../schemas.ts';
@@ -31,6 +33,38 @@ const legacyQuery = v.object({
   lang: v.optional(languageCsv, '*'),
   format: v.optional(oneOf(['json', 'text', 'srt', 'vtt'] as const), 'json'),
 });
+
+const legacyFormat = oneOf([...TRANSCRIPT_FORMATS, 'json'] as const);
+
+const batchItem = v.object({
+  id: v.optional(v.pipe(v.string('expected a string id'), v.maxLength(200))),
+  video_id: v.pipe(v.string('expected a video ID or URL'), v.maxLength(2048)),
+  lang: v.optional(languageCsv),
+  languages: v.optional(languageList),
+  format: v.optional(legacyFormat),
+  track_policy: v.optional(trackPolicy),
+  word_level: v.optional(v.boolean('expected true or false')),
+});
+
+const batchBody = v.pipe(
+  v.object({
+    items: v.optional(v.array(batchItem, 'expected an array of items')),
+    video_ids: v.optional(v.array(v.pipe(v.string(), v.maxLength(2048)), 'expected an array of video IDs')),
+    format: v.optional(legacyFormat),
+    languages: v.optional(languageList),
+    concurrency: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(BATCH_DEFAULTS.maxConcurrency)),
+    ),
+  }),
+  v.check(
+    (b) => (b.items?.length ?? 0) + (b.video_ids?.length ?? 0) > 0,
+    'send items (or video_ids) with at least one video',
+  ),
+  v.check(
+    (b) => (b.items?.length ?? 0) + (b.video_ids?.length ?? 0) <= BATCH_DEFAULTS.compatMaxItems,
+    `at most ${BATCH_DEFAULTS.compatMaxItems} items per batch`,
+  ),
+);
 
 const errors = [400, 403, 404, 502, 503, 504];
 const TRANSCRIPT_TYPES = ['application/json', 'text/markdown', 'text/plain', 'text/vtt'];
@@ -104,6 +138,61 @@ export function transcriptRoutes(rt: Runtime): Route[] {
       response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
       errors,
       handle: (input, ctx) => transcriptReply(rt, input.query, ctx),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/transcripts/batch',
+      tags: ['Transcripts'],
+      summary: 'Several transcripts in one call (older description: synchronous, up to 50 items)',
+      description:
+        'Body `{ items: [{ video_id, id?, lang? | languages?, format?, track_policy?, word_level? }] }` ' +
+        '(or `video_ids: [...]`). Each item is charged 1 credit when it succeeds; a failed item is free ' +
+        'and never fails the batch. `format` json = segments; text formats come back as `content`.',
+      auth: 'key',
+      scope: 'transcripts:read',
+      body: batchBody,
+      operations: ['batch_transcript'],
+      operation: () => 'account',
+      response: {
+        description:
+          '{total_tasks, successful_tasks, failed_tasks, total_latency_ms, results:[{id, video_id, type, success, latency_ms, data, error?}]}',
+      },
+      errors: [400],
+      ownDeadline: true,
+      handle: async (input, ctx) => {
+        const b = input.body;
+        const common = {
+          format: (b.format === 'json' ? 'segments' : b.format) as TranscriptFormat | undefined,
+          languages: b.languages,
+        };
+        const tasks: RunnableTask[] = [
+          ...(b.items ?? []).map((item) => {
+            const task: RunnableTask = { type: 'transcript', video_id: item.video_id };
+            if (item.id !== undefined) task.id = item.id;
+            const format = item.format === 'json' ? 'segments' : (item.format ?? common.format);
+            if (format) task.format = format;
+            const languages = item.languages ?? item.lang ?? common.languages;
+            if (languages) task.languages = languages;
+            if (item.track_policy) task.trackPolicy = item.track_policy;
+            if (item.word_level !== undefined) task.wordLevel = item.word_level;
+            return task;
+          }),
+          ...(b.video_ids ?? []).map((id) => {
+            const task: RunnableTask = { type: 'transcript', video_id: id };
+            if (common.format) task.format = common.format;
+            if (common.languages) task.languages = common.languages;
+            return task;
+          }),
+        ];
+        const { result, charged } = await rt.services.batches.runSync(
+          ctx.principal!,
+          ctx.requestId,
+          tasks,
+          b.concurrency ?? BATCH_DEFAULTS.concurrency,
+          ctx.call.signal,
+        );
+        return { json: result, charged };
+      },
     }),
     defineRoute({
       method: 'get',
