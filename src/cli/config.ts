@@ -20,6 +20,10 @@ export interface Config {
   mailer: string;
   dns: string;
   log: LogLevel | 'silent';
+  /** Reverse proxies in front (their X-Forwarded-For entries are trusted). */
+  trustProxy: number;
+  /** The public base URL for links in docs and responses. */
+  publicUrl: string | undefined;
 }
 
 const DEFAULTS = {
@@ -68,7 +72,14 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   if (secret !== undefined && new TextEncoder().encode(secret).length < 32) {
     throw new ConfigError('TUBESCRIBE_SECRET must be at least 32 bytes long.');
   }
+  const trustText = get('TRUST_PROXY') ?? '0';
+  const trustProxy = trustText === 'true' ? 1 : trustText === 'false' ? 0 : Number(trustText);
+  if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) {
+    throw new ConfigError(`TUBESCRIBE_TRUST_PROXY must be the number of reverse proxies (0–10), not "${trustText}".`);
+  }
   return {
+    trustProxy,
+    publicUrl: get('PUBLIC_URL'),
     port,
     host: get('HOST') ?? DEFAULTS.host,
     storage,

@@ -32,6 +32,8 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_MAILER          console | smtp://user:pass@host:port | an HTTP mail API
   TUBESCRIBE_DNS             system | off | udp://HOST:PORT | https://… (DoH)
   TUBESCRIBE_LOG             debug | info | warn | error | silent (JSON lines on stderr)
+  TUBESCRIBE_TRUST_PROXY     reverse proxies in front whose X-Forwarded-For is trusted (default 0)
+  TUBESCRIBE_PUBLIC_URL      public base URL for links in /docs and responses
 `;
 
 async function main(argv: string[]): Promise<number> {

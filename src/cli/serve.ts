@@ -44,6 +44,8 @@ export async function runServe(config: Config): Promise<void> {
   app.upstream = upstreamFor(config, logger, process.env);
   if (config.adminToken) app.adminToken = config.adminToken;
   if (config.secret) app.secret = config.secret;
+  if (config.trustProxy > 0) app.trustProxy = config.trustProxy;
+  if (config.publicUrl) app.publicUrl = config.publicUrl;
   let running: Awaited<ReturnType<typeof serve>>;
   try {
     running = await serve({ app, port: config.port, host: config.host });
