@@ -1,0 +1,130 @@
+/**
+ * Transcript renderers: one entry point for every `format` of the transcript endpoint.
+ *
+ * JSON formats (`segments`, `word_timestamps`, `sentences`, `json3`): {@link transcriptObject}
+ * builds the contract's Transcript object; {@link renderTranscript} writes exactly
+ * `JSON.stringify` of that object, but straight from the document ({@link writeTranscriptJson},
+ * several times faster). The other formats write text directly.
+ *
+ * Word rule: words appear only when the document has real word timings (an ASR track, see
+ * {@link hasRealWords}); `segments`, `sentences` and `json3` include them only when asked
+ * (`wordLevel`), `word_timestamps` always. `json3` is the Transcript envelope with `segments`
+ * (the contract requires them; built as for `segments`) and, beside them, `events`: the
+ * document's normalised json3 events (in the object, shared with the document, not copied).
+ */
+
+import type { TranscriptDoc } from '../transcript.ts';
+import { hasRealWords, segmentsJson, type TranscriptJson, transcriptJson } from './json.ts';
+import { writeTranscriptJson } from './json-writer.ts';
+import { renderMarkdown } from './markdown.ts';
+import { sentences, sentencesJson } from './sentences.ts';
+import { renderSrt, renderVtt } from './subtitles.ts';
+import { renderText } from './text.ts';
+
+export type { SegmentJson, TranscriptJson, WordJson } from './json.ts';
+export { hasRealWords } from './json.ts';
+
+/** Every output format of the transcript endpoint. */
+export type TranscriptFormat =
+  | 'segments'
+  | 'word_timestamps'
+  | 'sentences'
+  | 'markdown'
+  | 'text'
+  | 'srt'
+  | 'vtt'
+  | 'json3';
+
+/** The formats whose body is the JSON Transcript object. */
+export type JsonTranscriptFormat = 'segments' | 'word_timestamps' | 'sentences' | 'json3';
+
+/** All formats, the default (`segments`) first. */
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'segments',
+  'word_timestamps',
+  'sentences',
+  'markdown',
+  'text',
+  'srt',
+  'vtt',
+  'json3',
+];
+
+/** Rendering options. */
+export interface RenderOptions {
+  /** Include per-word timings where the format makes them optional (`word_level`). */
+  wordLevel: boolean;
+}
+
+/** A rendered response body and its `Content-Type`. */
+export interface RenderedTranscript {
+  contentType: string;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/** True for the formats answered with the JSON Transcript object. */
+export function isJsonFormat(format: TranscriptFormat): format is JsonTranscriptFormat {
+  return (
+    format === 'segments' || format === 'word_timestamps' || format === 'sentences' || format === 'json3'
+  );
+}
+
+/** The Transcript object of a JSON format, for callers that embed it (for example MCP tools). */
+export function transcriptObject(
+  doc: TranscriptDoc,
+  format: JsonTranscriptFormat,
+  options: RenderOptions,
+): TranscriptJson {
+  const words = hasRealWords(doc);
+  switch (format) {
+    case 'segments':
+      return transcriptJson(doc, segmentsJson(doc.segments, options.wordLevel && words));
+    case 'word_timestamps':
+      return transcriptJson(doc, segmentsJson(doc.segments, words));
+    case 'sentences':
+      return transcriptJson(doc, sentencesJson(doc, options.wordLevel));
+    case 'json3':
+      return {
+        ...transcriptJson(doc, segmentsJson(doc.segments, options.wordLevel && words)),
+        events: doc.events,
+      };
+  }
+}
+
+/** `JSON.stringify(transcriptObject(doc, format, options))`, written directly (faster). */
+function jsonBody(doc: TranscriptDoc, format: JsonTranscriptFormat, options: RenderOptions): string {
+  const words = hasRealWords(doc);
+  switch (format) {
+    case 'segments':
+      return writeTranscriptJson(doc, doc.segments, options.wordLevel && words);
+    case 'word_timestamps':
+      return writeTranscriptJson(doc, doc.segments, words);
+    case 'sentences':
+      return writeTranscriptJson(doc, sentences(doc, options.wordLevel), options.wordLevel && words);
+    case 'json3':
+      return writeTranscriptJson(doc, doc.segments, options.wordLevel && words, doc.events);
+  }
+}
+
+/** Renders a document in a format: the response body and its content type. */
+export function renderTranscript(
+  doc: TranscriptDoc,
+  format: TranscriptFormat,
+  options: RenderOptions,
+): RenderedTranscript {
+  switch (format) {
+    case 'markdown':
+      return { contentType: 'text/markdown; charset=utf-8', body: renderMarkdown(doc) };
+    case 'text':
+      return { contentType: TEXT_TYPE, body: renderText(doc.segments) };
+    case 'srt':
+      return { contentType: TEXT_TYPE, body: renderSrt(doc.segments) };
+    case 'vtt':
+      return { contentType: 'text/vtt; charset=utf-8', body: renderVtt(doc.segments) };
+    default:
+      return { contentType: JSON_TYPE, body: jsonBody(doc, format, options) };
+  }
+}

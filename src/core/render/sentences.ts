@@ -1,0 +1,140 @@
+/**
+ * The `sentences` format: segments re-cut at sentence ends ({@link sentenceEnds}).
+ *
+ * Segment texts are put on one line and flowed together (a space between segments, none between
+ * two CJK characters). Each piece of a segment between two sentence ends is timed:
+ * - from its words when the document has real word timings (first word start → last word end;
+ *   words are located in the segment text in order),
+ * - otherwise (manual tracks, or a piece holding no word) by interpolating within the source
+ *   segment, proportionally to the character offsets of the piece.
+ * A sentence starts at its first piece's start and ends at the latest piece end.
+ * A text with no punctuation would otherwise be one sentence: at a segment boundary, a sentence
+ * that has reached {@link MAX_SENTENCE_CHARS} is closed there.
+ * Words are attached per sentence under the same rule as `segments` (asked for, and real).
+ */
+
+import type { Segment, TranscriptDoc, Word } from '../transcript.ts';
+import { joint, oneLine } from './inline.ts';
+import { hasRealWords, type SegmentJson, segmentJson, wordsJson } from './json.ts';
+import type { TimedSegment } from './json-writer.ts';
+import { sentenceEnds } from './sentence-ends.ts';
+import { toMs } from './time.ts';
+
+/** A sentence this long (UTF-16 units) is closed at the next segment boundary. */
+export const MAX_SENTENCE_CHARS = 300;
+
+const NO_WORDS: readonly Word[] = [];
+
+/** Offsets of the words in `text`, located in order (a word not found sits at the cursor). */
+function wordOffsets(text: string, words: readonly Word[]): number[] {
+  const offsets: number[] = new Array(words.length);
+  let cursor = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!.word.trim();
+    const at = word === '' ? -1 : text.indexOf(word, cursor);
+    if (at < 0) {
+      offsets[i] = cursor;
+    } else {
+      offsets[i] = at;
+      cursor = at + word.length;
+    }
+  }
+  return offsets;
+}
+
+/** A sentence: text, times in seconds (whole ms) and the document's own words when attached. */
+export interface Sentence extends TimedSegment {
+  words?: Word[];
+}
+
+/** The `sentences` segments of a document in contract form; words when `wordLevel` and real. */
+export function sentencesJson(doc: TranscriptDoc, wordLevel: boolean): SegmentJson[] {
+  return sentences(doc, wordLevel).map((s) =>
+    segmentJson(s.text, toMs(s.start), toMs(s.end), s.words === undefined ? undefined : wordsJson(s.words)),
+  );
+}
+
+/**
+ * The sentences of a document (see the module comment); each carries the document's own
+ * `Word` objects when `wordLevel` and the words are real (the JSON writer rounds them).
+ */
+export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
+  const timedByWords = hasRealWords(doc);
+  const attach = wordLevel && timedByWords;
+  const out: Sentence[] = [];
+  let text = '';
+  let startMs = 0;
+  let endMs = 0;
+  let words: Word[] = [];
+
+  const flush = (): void => {
+    if (text === '') return;
+    const sentence: Sentence = { text, start: startMs / 1000, end: Math.max(startMs, endMs) / 1000 };
+    if (attach) sentence.words = words;
+    out.push(sentence);
+    text = '';
+    words = [];
+  };
+  const add = (piece: string, from: number, to: number, pieceWords: readonly Word[]): void => {
+    if (text === '') {
+      text = piece;
+      startMs = from;
+      endMs = to;
+    } else {
+      text += joint(text, piece) + piece;
+      if (to > endMs) endMs = to;
+    }
+    if (attach) for (const w of pieceWords) words.push(w);
+  };
+
+  const cutSegment = (segment: Segment, line: string, segWords: readonly Word[]): void => {
+    const segStart = toMs(segment.start);
+    const segEnd = Math.max(segStart, toMs(segment.end));
+    const ends = sentenceEnds(line);
+    if (ends.length === 0 || (ends.length === 1 && ends[0] === line.length)) {
+      if (segWords.length > 0) add(line, toMs(segWords[0]!.start), wordEnd(segWords), segWords);
+      else add(line, segStart, segEnd, NO_WORDS);
+      if (ends.length === 1) flush();
+      return;
+    }
+    const offsets = segWords.length > 0 ? wordOffsets(line, segWords) : [];
+    const span = segEnd - segStart;
+    let from = 0;
+    let wi = 0;
+    for (let k = 0; k <= ends.length; k++) {
+      const to = k < ends.length ? ends[k]! : line.length;
+      if (to <= from) continue;
+      let wj = wi;
+      if (to === line.length) wj = segWords.length;
+      else while (wj < segWords.length && offsets[wj]! < to) wj++;
+      const piece = line.slice(from, to).trim();
+      if (piece !== '') {
+        if (wj > wi) {
+          const pieceWords = segWords.slice(wi, wj);
+          add(piece, toMs(pieceWords[0]!.start), wordEnd(pieceWords), pieceWords);
+        } else {
+          const pieceStart = segStart + Math.round((span * from) / line.length);
+          add(piece, pieceStart, segStart + Math.round((span * to) / line.length), NO_WORDS);
+        }
+        wi = wj;
+      }
+      if (k < ends.length) flush();
+      from = to;
+    }
+  };
+
+  for (const segment of doc.segments) {
+    const line = oneLine(segment.text);
+    if (line !== '') cutSegment(segment, line, timedByWords ? (segment.words ?? NO_WORDS) : NO_WORDS);
+    if (text.length >= MAX_SENTENCE_CHARS) flush();
+  }
+  flush();
+  return out;
+}
+
+/** The end of the last word, never before the first word's start. */
+function wordEnd(words: readonly Word[]): number {
+  const start = toMs(words[0]!.start);
+  const end = toMs(words[words.length - 1]!.end);
+  return Math.max(end, start);
+}

@@ -1,0 +1,134 @@
+/**
+ * SRT and WebVTT writers.
+ *
+ * One cue per segment: start = segment start, end = segment end (overlapping cues are kept, as
+ * ASR tracks overlap). Times are clamped: NaN and negative times become 0, an end before its
+ * start becomes the start (a zero-length cue is written as such, never dropped or stretched).
+ * Cues are written in start order: the segments' order when it already is (the normal case),
+ * otherwise a stable sort by start, which WebVTT requires and SRT players expect.
+ * Payloads follow {@link srtCueText} / {@link vttCueText}.
+ *
+ * SRT: `index\nHH:MM:SS,mmm --> HH:MM:SS,mmm\ntext` cues separated by a blank line, with a
+ * trailing newline. WebVTT: `WEBVTT`, a blank line, then `HH:MM:SS.mmm --> HH:MM:SS.mmm\ntext`
+ * cues (no identifiers) in the same layout. Hours take 3 or more digits past 99. An empty
+ * transcript gives `''` (SRT) or `WEBVTT\n` (WebVTT: `subtitle`'s parser rejects a header
+ * followed by two empty lines and nothing else). Written as bytes ({@link Utf8Buffer}).
+ */
+
+import type { Segment } from '../transcript.ts';
+import { srtCueText, vttCueText } from './cue-text.ts';
+import { putInteger, putPadded, putPadded2 } from './digits.ts';
+import { toMs } from './time.ts';
+import { putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+
+/** One cue as written: whole milliseconds and the escaped payload. */
+export interface Cue {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+/** Segment starts in ms, and the order to write them in (`undefined`: as given). */
+function startsAndOrder(segments: readonly Segment[]): {
+  starts: Float64Array;
+  order: number[] | undefined;
+} {
+  const n = segments.length;
+  const starts = new Float64Array(n);
+  let sorted = true;
+  let previous = 0;
+  for (let i = 0; i < n; i++) {
+    const start = toMs(segments[i]!.start);
+    starts[i] = start;
+    if (start < previous) sorted = false;
+    previous = start;
+  }
+  if (sorted) return { starts, order: undefined };
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => starts[a]! - starts[b]!);
+  return { starts, order };
+}
+
+/**
+ * The cues of a segment list, exactly as {@link renderSrt} (`vtt` false) or {@link renderVtt}
+ * (`vtt` true) write them: clamped times, write order, escaped payloads.
+ */
+export function subtitleCues(segments: readonly Segment[], vtt: boolean): Cue[] {
+  const { starts, order } = startsAndOrder(segments);
+  const cues: Cue[] = [];
+  for (let k = 0; k < segments.length; k++) {
+    const i = order === undefined ? k : order[k]!;
+    const segment = segments[i]!;
+    const startMs = starts[i]!;
+    const end = toMs(segment.end);
+    const text = vtt ? vttCueText(segment.text) : srtCueText(segment.text);
+    cues.push({ startMs, endMs: Math.max(end, startMs), text });
+  }
+  return cues;
+}
+
+/** Writes `HH:MM:SS<sep>mmm` (at most 16 bytes); returns the new position. */
+function putClock(bytes: Uint8Array, at: number, ms: number, sep: number): number {
+  let hours = 0;
+  let rest = ms;
+  if (rest >= 3_600_000) {
+    hours = Math.floor(rest / 3_600_000);
+    rest -= hours * 3_600_000;
+  }
+  rest |= 0;
+  const minutes = (rest / 60_000) | 0;
+  rest -= minutes * 60_000;
+  const secs = (rest / 1000) | 0;
+  let p = hours < 100 ? putPadded2(bytes, at, hours | 0) : putInteger(bytes, at, hours);
+  bytes[p++] = 0x3a;
+  p = putPadded2(bytes, p, minutes);
+  bytes[p++] = 0x3a;
+  p = putPadded2(bytes, p, secs);
+  bytes[p++] = sep;
+  return putPadded(bytes, p, rest - secs * 1000);
+}
+
+function write(segments: readonly Segment[], vtt: boolean): string {
+  if (segments.length === 0) return vtt ? 'WEBVTT\n' : '';
+  const { starts, order } = startsAndOrder(segments);
+  const sep = vtt ? 0x2e : 0x2c;
+  const out = new Utf8Buffer(segments.length * 96 + 16);
+  if (vtt) out.ascii('WEBVTT\n\n');
+  for (let k = 0; k < segments.length; k++) {
+    const i = order === undefined ? k : order[k]!;
+    const segment = segments[i]!;
+    const startMs = starts[i]!;
+    let endMs = toMs(segment.end);
+    if (endMs < startMs) endMs = startMs;
+    const text = vtt ? vttCueText(segment.text) : srtCueText(segment.text);
+    const bytes = out.room(text.length * 3 + 64);
+    let at = out.length;
+    if (k > 0) bytes[at++] = 0x0a;
+    if (!vtt) {
+      at = putInteger(bytes, at, k + 1);
+      bytes[at++] = 0x0a;
+    }
+    at = putClock(bytes, at, startMs, sep);
+    bytes[at] = 0x20; // " --> "
+    bytes[at + 1] = 0x2d;
+    bytes[at + 2] = 0x2d;
+    bytes[at + 3] = 0x3e;
+    bytes[at + 4] = 0x20;
+    at = putClock(bytes, at + 5, endMs, sep);
+    bytes[at++] = 0x0a;
+    at = putUtf8(bytes, at, text);
+    bytes[at++] = 0x0a;
+    out.length = at;
+  }
+  return out.done();
+}
+
+/** The segments as an SRT document. */
+export function renderSrt(segments: readonly Segment[]): string {
+  return write(segments, false);
+}
+
+/** The segments as a WebVTT document. */
+export function renderVtt(segments: readonly Segment[]): string {
+  return write(segments, true);
+}

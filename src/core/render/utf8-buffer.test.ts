@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { putInteger, putJsonNumber, putSeconds } from './digits.ts';
+import { putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+
+const decode = (bytes: Uint8Array, end: number): string => new TextDecoder().decode(bytes.subarray(0, end));
+
+function written(write: (bytes: Uint8Array) => number): string {
+  const bytes = new Uint8Array(4096);
+  return decode(bytes, write(bytes));
+}
+
+describe('numbers', () => {
+  it.each([0, 1, 9, 10, 99, 100, 999, 1000, 12_345, 999_999, 1_000_000, 123_456_789, 2 ** 31, 1e15 - 1])(
+    'putInteger(%d) prints like String()',
+    (n) => {
+      expect(written((b) => putInteger(b, 0, n))).toBe(String(n));
+    },
+  );
+
+  it('putSeconds(ms) prints like JSON.stringify(ms / 1000)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 100_000_000 }), fc.integer({ min: 0, max: 1e15 - 1 })),
+        (ms) => {
+          expect(written((b) => putSeconds(b, 0, ms))).toBe(JSON.stringify(ms / 1000));
+        },
+      ),
+    );
+    for (const ms of [0, 1, 10, 100, 500, 1000, 1001, 1010, 1100, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 5]) {
+      expect(written((b) => putSeconds(b, 0, ms))).toBe(JSON.stringify(ms / 1000));
+    }
+  });
+
+  it('putJsonNumber prints like JSON.stringify', () => {
+    for (const n of [
+      0,
+      -0,
+      7,
+      -7,
+      1.5,
+      1e21,
+      2 ** 53,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      0.1 + 0.2,
+      -1.2345678901234567e-308,
+    ]) {
+      expect(written((b) => putJsonNumber(b, 0, n))).toBe(JSON.stringify(n));
+    }
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer()), (n) => {
+        expect(written((b) => putJsonNumber(b, 0, n))).toBe(JSON.stringify(n));
+      }),
+    );
+  });
+});
+
+describe('strings', () => {
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: 'grapheme' }),
+    fc.constantFrom('', '"', '\\', '\n', '\u2028', '\ud800', 'a\udc00b', '😀', 'é', '\u0000\u001f\u007f'),
+  );
+
+  it('Utf8Buffer.jsonString writes exactly JSON.stringify', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const out = new Utf8Buffer(1);
+        out.jsonString(text);
+        expect(out.done()).toBe(JSON.stringify(text));
+      }),
+    );
+  });
+
+  it('putString refuses what needs escaping, writes the rest as is', () => {
+    for (const text of ['"', '\\', '\n', '\u0001', 'x\ud800', '\udc00']) {
+      expect(putString(new Uint8Array(64), 0, text)).toBe(-1);
+    }
+    expect(written((b) => putString(b, 0, 'héllo 😀 日本'))).toBe('"héllo 😀 日本"');
+  });
+
+  it('putUtf8 encodes like TextEncoder (lone surrogates → U+FFFD)', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const expected = new TextDecoder().decode(new TextEncoder().encode(text));
+        expect(written((b) => putUtf8(b, 0, text))).toBe(expected);
+      }),
+    );
+  });
+
+  it('grows past its initial capacity', () => {
+    const out = new Utf8Buffer(0);
+    const parts: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      out.ascii(`${i},`);
+      out.jsonString('é');
+      parts.push(`${i},"é"`);
+    }
+    expect(out.done()).toBe(parts.join(''));
+  });
+
+  it('reuses its array across renders without mixing their contents', () => {
+    const first = new Utf8Buffer(1000);
+    first.ascii('x'.repeat(900));
+    expect(first.done()).toBe('x'.repeat(900));
+    const outer = new Utf8Buffer(10);
+    const inner = new Utf8Buffer(10);
+    outer.ascii('outer');
+    inner.ascii('inner');
+    expect(inner.done()).toBe('inner');
+    outer.ascii('!');
+    expect(outer.done()).toBe('outer!');
+    const again = new Utf8Buffer(10);
+    again.ascii('ab');
+    expect(again.done()).toBe('ab');
+  });
+});
