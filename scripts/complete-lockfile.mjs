@@ -11,15 +11,43 @@ const path = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(path, 'utf8'));
 const packages = lock.packages;
 
-const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'sunos', 'win32', 'aix', 'netbsd', 'openharmony', 'cygwin'];
-const CPU = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el', 'x86', 'wasm32'];
+const OS = [
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'openbsd',
+  'sunos',
+  'win32',
+  'aix',
+  'netbsd',
+  'openharmony',
+  'cygwin',
+];
+const CPU = [
+  'arm64',
+  'x64',
+  'ia32',
+  'arm',
+  'loong64',
+  'ppc64',
+  'riscv64',
+  's390x',
+  'mips64el',
+  'x86',
+  'wasm32',
+];
 
 function platformOf(name) {
   const base = name.split('/').pop();
   const parts = base.split('-');
   const os = OS.find((o) => parts.includes(o) || base.includes(`${o}-`));
   const cpu = CPU.find((c) => parts.includes(c) || parts.some((p) => p.startsWith(c)));
-  const libc = base.includes('musl') ? 'musl' : base.includes('gnu') || (os === 'linux' && !base.includes('musl')) ? 'glibc' : undefined;
+  const libc = base.includes('musl')
+    ? 'musl'
+    : base.includes('gnu') || (os === 'linux' && !base.includes('musl'))
+      ? 'glibc'
+      : undefined;
   return { os, cpu, libc };
 }
 
@@ -42,6 +70,8 @@ for (const [where, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: ${added} platform package(s) added`);

@@ -75,7 +75,9 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   const trustText = get('TRUST_PROXY') ?? '0';
   const trustProxy = trustText === 'true' ? 1 : trustText === 'false' ? 0 : Number(trustText);
   if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) {
-    throw new ConfigError(`TUBESCRIBE_TRUST_PROXY must be the number of reverse proxies (0–10), not "${trustText}".`);
+    throw new ConfigError(
+      `TUBESCRIBE_TRUST_PROXY must be the number of reverse proxies (0–10), not "${trustText}".`,
+    );
   }
   return {
     trustProxy,

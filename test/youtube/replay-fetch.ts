@@ -24,7 +24,8 @@ export function signature(method: string, url: string, body: string | undefined)
         if (typeof value === 'string') fields.push(`${key}=${decodeURIComponent(value)}`);
       }
       const client = (json.context as { client?: { clientName?: string } } | undefined)?.client?.clientName;
-      if (client && (path.endsWith('/player') || path.endsWith('/visitor_id'))) fields.push(`client=${client}`);
+      if (client && (path.endsWith('/player') || path.endsWith('/visitor_id')))
+        fields.push(`client=${client}`);
     } catch {
       fields.push('body=?');
     }
@@ -87,10 +88,13 @@ export class ReplayFetch {
     const rec = this.byKey.get(key);
     if (!rec) {
       this.misses.push(key);
-      return new Response(JSON.stringify({ error: { code: 404, message: 'no recording', status: 'NOT_FOUND' } }), {
-        status: 404,
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ error: { code: 404, message: 'no recording', status: 'NOT_FOUND' } }),
+        {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     }
     const headers = new Headers();
     for (const [name, values] of Object.entries(rec.response.headers)) {

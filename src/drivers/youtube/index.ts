@@ -74,22 +74,34 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
   });
   const profiles = resolveProfiles(options.clients);
   const playerChain = options.playerChain ?? DEFAULT_PLAYER_CHAIN;
-  for (const name of playerChain) if (!profiles[name]) throw new Error(`Unknown YouTube client "${name}" in the player chain.`);
-  const deps: SourceDeps = { tube: new InnerTube(transport, clock, logger), profiles, playerChain, logger, clock };
+  for (const name of playerChain)
+    if (!profiles[name]) throw new Error(`Unknown YouTube client "${name}" in the player chain.`);
+  const deps: SourceDeps = {
+    tube: new InnerTube(transport, clock, logger),
+    profiles,
+    playerChain,
+    logger,
+    clock,
+  };
   const video = new VideoSource(deps);
   const browse = new BrowseSource(deps);
 
   /** Maps parse failures to upstream_error, logging the path (never the body). */
-  const guard = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+  const guard =
+    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         return await fn(...args);
       } catch (error) {
         if (error instanceof ParseError) {
           logger.log('error', 'unparseable YouTube response', { call: name, path: error.path });
-          throw new ApiError('upstream_error', 'YouTube answered with something tubescribe cannot read; retry later.', {
-            cause: error,
-          });
+          throw new ApiError(
+            'upstream_error',
+            'YouTube answered with something tubescribe cannot read; retry later.',
+            {
+              cause: error,
+            },
+          );
         }
         throw error;
       }
