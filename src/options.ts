@@ -3,6 +3,8 @@
  * Every limit, price, plan and TTL is configuration with a default (decisions.md).
  * @module
  */
+
+import { fromHex, toHex } from './core/digest.ts';
 import { DEFAULT_PLAN_ASSIGNMENT, type PlanAssignment, type Plans, resolvePlans } from './core/plans.ts';
 import {
   type BillingSettings,
@@ -174,25 +176,14 @@ async function loadSecret(
   }
   for (let attempt = 0; attempt < 100; attempt++) {
     const stored = await kv.get<string>(SECRET_KEY);
-    if (stored) return hexToBytes(stored);
+    const bytes = stored ? fromHex(stored) : undefined;
+    if (bytes && bytes.length >= 32) return bytes;
     if (await ledger.consumeOnce(`${SECRET_KEY}:init`, 60_000)) {
       const secret = random.bytes(32);
-      await kv.set(SECRET_KEY, bytesToHex(secret));
+      await kv.set(SECRET_KEY, toHex(secret));
       return secret;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('Timed out waiting for another instance to create the shared secret.');
-}
-
-function bytesToHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
-function hexToBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
 }

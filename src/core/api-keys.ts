@@ -1,4 +1,5 @@
 import type { Random } from '../ports/random.ts';
+import { sha256Hex } from './digest.ts';
 
 /**
  * API keys and random identifiers.
@@ -137,10 +138,7 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** The lowercase hex SHA-256 of the key's UTF-8 bytes: the only form of a key that is stored. */
 export async function apiKeyDigest(key: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  return sha256Hex(key);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
+import { hmacSha256 } from './digest.ts';
 
 /**
  * Opaque paging cursors.
@@ -58,14 +59,7 @@ async function tag(secret: Uint8Array, binding: CursorBinding, payload: Uint8Arr
   new DataView(message.buffer).setUint32(0, bound.length);
   message.set(bound, 4);
   message.set(payload, 4 + bound.length);
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, message), 0, TAG_BYTES);
+  return (await hmacSha256(secret, message)).subarray(0, TAG_BYTES);
 }
 
 function checkSecret(secret: Uint8Array): void {

@@ -1,5 +1,6 @@
 import type { Random } from '../ports/random.ts';
 import { newId } from './api-keys.ts';
+import { hmacSha256, toHex } from './digest.ts';
 
 /**
  * Sign-up codes and tokens: generating them from an injected Random, checking their shape before
@@ -42,18 +43,7 @@ export function isWellFormedSignupToken(token: unknown): boolean {
  * code, so a stored MAC is useless for any other token and the code itself is never stored.
  */
 export async function codeMac(secret: Uint8Array, token: string, code: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const data = new TextEncoder().encode(`tubescribe/signup-code\n${token}\n${code}`);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, data));
-  let hex = '';
-  for (const byte of mac) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  return toHex(await hmacSha256(secret, `tubescribe/signup-code\n${token}\n${code}`));
 }
 
 /** True when `code` is the code whose {@link codeMac} is `mac`; compares in constant time. */

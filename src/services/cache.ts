@@ -7,6 +7,9 @@
  * retryable error, the stale value is served (`X-Cache: STALE`) rather than an error.
  * @module
  */
+
+import { sha256Hex } from '../core/digest.ts';
+import { Flights } from '../core/flights.ts';
 import { ByteLru } from '../core/lru.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -59,42 +62,19 @@ export function combineStatus(...statuses: CacheStatus[]): CacheStatus {
   return out;
 }
 
-/** Resolves with `promise`, or rejects as soon as `signal` aborts (the work itself continues for others). */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /**
  * The L2 key of a cache key: the key itself when short, else its SHA-256 (continuation tokens
  * make keys of hundreds of characters, longer than a file name may be).
  */
 async function l2Key(key: string): Promise<string> {
   if (key.length <= 120) return `cache:${key}`;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
-  return `cache:h:${hex}`;
+  return `cache:h:${await sha256Hex(key)}`;
 }
 
 /** The cache. */
 export class ResponseCache {
   private readonly l1: ByteLru<Entry>;
-  private readonly inflight = new Map<string, Promise<Cached<unknown>>>();
+  private readonly flights = new Flights<Cached<unknown>>();
 
   constructor(
     private readonly kv: KeyValue,
@@ -113,16 +93,8 @@ export class ResponseCache {
     const now = this.clock.now();
     const memory = this.l1.get(key);
     if (memory && memory.f > now) return { value: memory.v as T, status: 'HIT' };
-    let running = this.inflight.get(key) as Promise<Cached<T>> | undefined;
-    if (!running) {
-      running = this.fill(key, ttlMs, load, memory);
-      this.inflight.set(key, running);
-      const clear = () => {
-        if (this.inflight.get(key) === running) this.inflight.delete(key);
-      };
-      running.then(clear, clear);
-    }
-    return raceAbort(running, signal);
+    // Loads run on their own deadline (the loader's), so one caller leaving never fails the others.
+    return this.flights.run(key, signal, () => this.fill(key, ttlMs, load, memory)) as Promise<Cached<T>>;
   }
 
   /** Drops `key` from both tiers. */

@@ -11,7 +11,7 @@ import {
   type VideoCardRecord,
   videoCardRecord,
 } from '../core/records.ts';
-import type { ChannelLocator, ChannelSort, Upstream } from '../ports/upstream.ts';
+import type { ChannelLocator, ChannelSort, ChannelTabPage, Upstream } from '../ports/upstream.ts';
 import { type CacheStatus, type CacheTtls, combineStatus, type ResponseCache } from './cache.ts';
 import { type CallContext, upstreamOptions } from './context.ts';
 import type { Pager } from './paging.ts';
@@ -108,36 +108,23 @@ export class Channels {
     options: { sort: ChannelSort; cursor?: string },
     ctx: CallContext,
   ): Promise<{ record: ChannelVideoPage; cache: CacheStatus }> {
-    const { id, status } = await this.resolve(locator, ctx);
-    const route = `channels.${tab}`;
-    const filters = { channel: id, sort: options.sort };
-    const continuation =
-      options.cursor === undefined ? undefined : await this.deps.pager.decode(route, filters, options.cursor);
-    const page = await this.load(
-      `tab:${id}:${tab}:${options.sort}:${continuation ?? ''}`,
-      this.deps.ttl.channelPage,
-      (signal) =>
+    const page = await this.tabPage(
+      locator,
+      tab,
+      { sort: options.sort },
+      options.cursor,
+      ctx,
+      (id, continuation, signal) =>
         this.deps.upstream.channelVideos(
           id,
           tab,
           continuation === undefined ? { sort: options.sort } : { sort: options.sort, continuation },
           upstreamOptions(ctx, signal),
         ),
-      ctx,
     );
-    const next = page.value.continuation
-      ? await this.deps.pager.encode(route, filters, page.value.continuation)
-      : null;
     return {
-      record: {
-        channel_id: page.value.channelId,
-        channel_title: page.value.channelTitle,
-        videos: page.value.items.map(videoCardRecord),
-        has_more: next !== null,
-        next_cursor: next,
-        continuation: next,
-      },
-      cache: combineStatus(status, page.status),
+      record: { ...page.head, videos: page.items.map(videoCardRecord), ...page.paging },
+      cache: page.cache,
     };
   }
 
@@ -147,34 +134,64 @@ export class Channels {
     options: { cursor?: string },
     ctx: CallContext,
   ): Promise<{ record: ChannelPlaylistPage; cache: CacheStatus }> {
-    const { id, status } = await this.resolve(locator, ctx);
-    const route = 'channels.playlists';
-    const filters = { channel: id };
-    const continuation =
-      options.cursor === undefined ? undefined : await this.deps.pager.decode(route, filters, options.cursor);
-    const page = await this.load(
-      `tab:${id}:playlists:${continuation ?? ''}`,
-      this.deps.ttl.channelPage,
-      (signal) =>
+    const page = await this.tabPage(
+      locator,
+      'playlists',
+      {},
+      options.cursor,
+      ctx,
+      (id, continuation, signal) =>
         this.deps.upstream.channelPlaylists(
           id,
           continuation === undefined ? {} : { continuation },
           upstreamOptions(ctx, signal),
         ),
+    );
+    return {
+      record: { ...page.head, playlists: page.items.map(playlistCardRecord), ...page.paging },
+      cache: page.cache,
+    };
+  }
+
+  /**
+   * One page of a tab: resolves the channel, opens the cursor (bound to the channel, the tab and
+   * `filters`), loads the page through the cache and signs the next cursor.
+   */
+  private async tabPage<T>(
+    locator: ChannelLocator,
+    tab: string,
+    filters: Record<string, string>,
+    cursor: string | undefined,
+    ctx: CallContext,
+    fetchPage: (
+      id: string,
+      continuation: string | undefined,
+      signal: AbortSignal,
+    ) => Promise<ChannelTabPage<T>>,
+  ): Promise<{
+    head: { channel_id: string; channel_title: string };
+    items: T[];
+    paging: { has_more: boolean; next_cursor: string | null; continuation: string | null };
+    cache: CacheStatus;
+  }> {
+    const { id, status } = await this.resolve(locator, ctx);
+    const route = `channels.${tab}`;
+    const bound = { channel: id, ...filters };
+    const continuation =
+      cursor === undefined ? undefined : await this.deps.pager.decode(route, bound, cursor);
+    const page = await this.load(
+      `tab:${id}:${tab}:${filters.sort ?? ''}:${continuation ?? ''}`,
+      this.deps.ttl.channelPage,
+      (signal) => fetchPage(id, continuation, signal),
       ctx,
     );
     const next = page.value.continuation
-      ? await this.deps.pager.encode(route, filters, page.value.continuation)
+      ? await this.deps.pager.encode(route, bound, page.value.continuation)
       : null;
     return {
-      record: {
-        channel_id: page.value.channelId,
-        channel_title: page.value.channelTitle,
-        playlists: page.value.items.map(playlistCardRecord),
-        has_more: next !== null,
-        next_cursor: next,
-        continuation: next,
-      },
+      head: { channel_id: page.value.channelId, channel_title: page.value.channelTitle },
+      items: page.value.items,
+      paging: { has_more: next !== null, next_cursor: next, continuation: next },
       cache: combineStatus(status, page.status),
     };
   }

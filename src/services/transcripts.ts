@@ -15,7 +15,7 @@ import {
 import type { ParsedTimedText, TranscriptDoc } from '../core/transcript.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { CaptionTrack, Chapter, PlayerData, Upstream } from '../ports/upstream.ts';
+import type { CaptionTrack, Chapter, PlayerData, Upstream, VideoExtras } from '../ports/upstream.ts';
 import { type CacheStatus, type CacheTtls, combineStatus, type ResponseCache } from './cache.ts';
 import { type CallContext, upstreamOptions } from './context.ts';
 
@@ -62,6 +62,20 @@ export function cachedPlayer(
     `player:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
     deps.ttl.player,
     () => deps.upstream.player(videoId, upstreamOptions(ctx, AbortSignal.timeout(deps.deadlineMs))),
+    ctx.signal,
+  );
+}
+
+/** Loads the watch-page extras through the cache (shared by transcripts and videos). */
+export function cachedExtras(
+  deps: Pick<TranscriptsDeps, 'upstream' | 'cache' | 'ttl' | 'deadlineMs'>,
+  videoId: string,
+  ctx: CallContext,
+): Promise<{ value: VideoExtras; status: CacheStatus }> {
+  return deps.cache.get(
+    `extras:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
+    deps.ttl.extras,
+    () => deps.upstream.videoExtras(videoId, upstreamOptions(ctx, AbortSignal.timeout(deps.deadlineMs))),
     ctx.signal,
   );
 }
@@ -138,16 +152,7 @@ export class Transcripts {
     ctx: CallContext,
   ): Promise<{ value: Chapter[]; status: CacheStatus } | undefined> {
     try {
-      const extras = await this.deps.cache.get(
-        `extras:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
-        this.deps.ttl.extras,
-        () =>
-          this.deps.upstream.videoExtras(
-            videoId,
-            upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs)),
-          ),
-        ctx.signal,
-      );
+      const extras = await cachedExtras(this.deps, videoId, ctx);
       return { value: extras.value.chapters, status: extras.status };
     } catch (error) {
       if (ctx.signal?.aborted) throw error;

@@ -11,8 +11,8 @@ import {
   fullVideoRecord,
 } from '../core/video-record.ts';
 import { type CacheStatus, combineStatus } from './cache.ts';
-import { type CallContext, upstreamOptions } from './context.ts';
-import { cachedPlayer, type TranscriptsDeps } from './transcripts.ts';
+import type { CallContext } from './context.ts';
+import { cachedExtras, cachedPlayer, type TranscriptsDeps } from './transcripts.ts';
 
 /** Dependencies of {@link Videos} (the same as the transcript service's). */
 export type VideosDeps = Pick<TranscriptsDeps, 'upstream' | 'cache' | 'ttl' | 'deadlineMs'>;
@@ -38,16 +38,7 @@ export class Videos {
   ): Promise<{ record: FastVideoRecord | FullVideoRecord; cache: CacheStatus }> {
     const player = await cachedPlayer(this.deps, videoId, ctx);
     if (mode === 'fast') return { record: fastVideoRecord(player.value), cache: player.status };
-    const extras = await this.deps.cache.get(
-      `extras:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
-      this.deps.ttl.extras,
-      () =>
-        this.deps.upstream.videoExtras(
-          videoId,
-          upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs)),
-        ),
-      ctx.signal,
-    );
+    const extras = await cachedExtras(this.deps, videoId, ctx);
     return {
       record: fullVideoRecord(player.value, extras.value),
       cache: combineStatus(player.status, extras.status),

@@ -4,11 +4,13 @@
  * becomes `upstream_error`, never "no data").
  * @module
  */
+
+import { Flights } from '../../core/flights.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { at, ParseError, str } from './json.ts';
 import type { ClientProfile } from './profiles.ts';
-import { Flights, type Transport } from './transport.ts';
+import type { Transport } from './transport.ts';
 
 /** Options of one InnerTube call. */
 export interface CallOptions {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../test/fakes/clock.ts';
 import { SeededRandom } from '../../../test/fakes/random.ts';
+import { Flights } from '../../core/flights.ts';
 import { ApiError } from '../../errors.ts';
 import type { CaptionTrack, PlayerData } from '../../ports/upstream.ts';
 import { silentLogger } from '../system.ts';
@@ -8,7 +9,7 @@ import type { SourceDeps } from './index.ts';
 import { InnerTube } from './innertube.ts';
 import { ParseError } from './json.ts';
 import { DEFAULT_PROFILES, resolveProfiles } from './profiles.ts';
-import { Flights, Transport } from './transport.ts';
+import { Transport } from './transport.ts';
 import { MICROFORMAT_FIELDS, readTimedText, refClient, tagRef, VideoSource } from './video-source.ts';
 
 const VID = 'FakeVideo01';

@@ -13,6 +13,8 @@
  * refused. Identical calls in flight are shared ({@link Flights}).
  * @module
  */
+
+import { Flights } from '../../core/flights.ts';
 import { ApiError, isApiError } from '../../errors.ts';
 import type { Random } from '../../ports/random.ts';
 import type {
@@ -34,7 +36,6 @@ import { parseNext } from './parse-next.ts';
 import { type PlayerParse, parsePlayerResponse, timedTextUrl } from './parse-player.ts';
 import { BOT_CHECK_RETRY_AFTER, WrongVideoError } from './playability.ts';
 import type { ClientProfile } from './profiles.ts';
-import { Flights } from './transport.ts';
 
 /** NewPipe's field mask of the WEB player call that only wants the microformat. */
 export const MICROFORMAT_FIELDS = 'microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId';
