@@ -6,6 +6,7 @@ export const entries: Record<string, string> = {
   node: 'adapters/node/index.ts',
   bun: 'adapters/bun/index.ts',
   deno: 'adapters/deno/index.ts',
+  redis: 'src/redis.ts',
   cli: 'src/cli/main.ts',
 };
 
@@ -14,7 +15,15 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'es2022',
-  dts: { entry: { index: entries.index!, node: entries.node!, bun: entries.bun!, deno: entries.deno! } },
+  dts: {
+    entry: {
+      index: entries.index!,
+      node: entries.node!,
+      bun: entries.bun!,
+      deno: entries.deno!,
+      redis: entries.redis!,
+    },
+  },
   clean: true,
   sourcemap: false,
   splitting: true,

@@ -17,6 +17,7 @@ import {
 } from './core/pricing.ts';
 import { createMemoryKv } from './drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from './drivers/ledger-embedded.ts';
+import { guardKv, guardLedger } from './drivers/storage-guard.ts';
 import { createJsonLogger, cryptoRandom, systemClock } from './drivers/system.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyValue } from './ports/kv.ts';
@@ -125,8 +126,8 @@ export async function resolveDeps(
   const clock = options.clock ?? systemClock;
   const random = options.random ?? cryptoRandom;
   const logger = options.logger ?? createJsonLogger({ clock });
-  const kv = options.kv ?? createMemoryKv(clock);
-  const ledger = options.ledger ?? (await createEmbeddedLedger({ clock, kv }));
+  const kv = guardKv(options.kv ?? createMemoryKv(clock));
+  const ledger = guardLedger(options.ledger ?? (await createEmbeddedLedger({ clock, kv })));
   const plans = resolvePlans(options.plans);
   const planAssignment = { ...DEFAULT_PLAN_ASSIGNMENT, ...options.planAssignment };
   for (const name of [planAssignment.initial, planAssignment.afterPack]) {

@@ -6,6 +6,7 @@
 import { lockFolder } from '../drivers/fs-lock.ts';
 import { createMemoryKv } from '../drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
+import { openRedisStorage } from '../drivers/storage-redis.ts';
 import { createFsKv } from '../drivers/unstorage-fs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
@@ -20,7 +21,7 @@ export interface OpenStorage {
   close(): Promise<void>;
 }
 
-/** Opens `memory`, `fs:<dir>` (locked to this process) or (later) `redis://…`. */
+/** Opens `memory`, `fs:<dir>` (locked to this process) or `redis://…` (shared by any number of processes). */
 export async function openStorage(spec: string, clock: Clock): Promise<OpenStorage> {
   if (spec === 'memory') {
     const kv = createMemoryKv(clock);
@@ -39,5 +40,14 @@ export async function openStorage(spec: string, clock: Clock): Promise<OpenStora
       throw error;
     }
   }
-  throw new ConfigError(`Storage "${spec}" is not supported yet.`);
+  if (/^rediss?:\/\//.test(spec)) {
+    try {
+      return await openRedisStorage(spec, { clock });
+    } catch (error) {
+      throw new ConfigError(
+        `Cannot connect to ${spec.replace(/\/\/[^@]*@/, '//***@')}: ${String((error as Error).message ?? error)}`,
+      );
+    }
+  }
+  throw new ConfigError(`Storage "${spec}" is not supported.`);
 }

@@ -6,7 +6,9 @@ import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { describe, expect, it } from 'vitest';
 import { kvContract } from '../../test/contracts/kv.ts';
+import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../../test/helpers/redis.ts';
 import { createUnstorageKv, escapeKey, unescapeKey } from './kv-unstorage.ts';
+import { openRedisStorage } from './storage-redis.ts';
 import { atomicFsDriver } from './unstorage-fs.ts';
 
 kvContract('unstorage memory', async (clock) => ({
@@ -42,5 +44,21 @@ describe('key escaping', () => {
 
   it('leaves plain keys alone', () => {
     expect(escapeKey('account:acc_123-x')).toBe('account:acc_123-x');
+  });
+});
+
+describeRedis('KeyValue over Redis', () => {
+  kvContract('unstorage redis', async (clock) => {
+    const prefix = uniquePrefix('kv');
+    const storage = await openRedisStorage(redisUrl!, { prefix, clock });
+    const admin = await connect();
+    return {
+      kv: storage.kv,
+      cleanup: async () => {
+        await deleteKeys(admin, prefix);
+        await admin.quit();
+        await storage.close();
+      },
+    };
   });
 });

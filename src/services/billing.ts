@@ -22,6 +22,7 @@ export interface BillingDeps {
 
 /** A ledger failure: the call cannot be accounted for, so it is refused before any work. */
 function storageDown(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
   return new ApiError('storage_unavailable', 'The credit ledger is unavailable; retry shortly.', {
     cause: error,
     retryAfter: 1,

@@ -1,0 +1,78 @@
+/**
+ * Redis storage for several instances: the KeyValue (unstorage's Redis driver; cache entries
+ * carry their TTLs in Redis) and the Redis Ledger, on one Redis. Connections fail fast while
+ * Redis is away (no offline queue), so calls answer `503 storage_unavailable` instead of
+ * hanging, and reconnect by themselves when it returns.
+ * @module
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { createStorage } from 'unstorage';
+import redisDriver from 'unstorage/drivers/redis';
+import type { Clock } from '../ports/clock.ts';
+import type { KeyValue } from '../ports/kv.ts';
+import type { Ledger } from '../ports/ledger.ts';
+import { createUnstorageKv } from './kv-unstorage.ts';
+import { createRedisLedger } from './ledger-redis.ts';
+import { systemClock } from './system.ts';
+
+/** Options of {@link openRedisStorage}. */
+export interface RedisStorageOptions {
+  /** Key prefix shared by the KeyValue and the Ledger. Default `tubescribe:`. */
+  prefix?: string;
+  /** The clock the KeyValue checks expiries with. Default: the system clock. */
+  clock?: Clock;
+  /** Use this clock in the Ledger instead of Redis TIME (tests only). */
+  ledgerClock?: Clock;
+  /** Milliseconds a command may take before it fails. Default 2000. */
+  commandTimeoutMs?: number;
+}
+
+/** Open Redis storage. */
+export interface RedisStorage {
+  kv: KeyValue;
+  ledger: Ledger;
+  /** Closes both connections. */
+  close(): Promise<void>;
+}
+
+/** ioredis options that fail fast while Redis is away and reconnect forever. */
+export function failFastOptions(commandTimeoutMs = 2000): RedisOptions {
+  return {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: commandTimeoutMs,
+    commandTimeout: commandTimeoutMs,
+    retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2000),
+  };
+}
+
+/** Opens the KeyValue and the Ledger on the Redis at `url` (waits for the first connection). */
+export async function openRedisStorage(
+  url: string,
+  options: RedisStorageOptions = {},
+): Promise<RedisStorage> {
+  const prefix = options.prefix ?? 'tubescribe:';
+  const clientOptions = failFastOptions(options.commandTimeoutMs);
+  const ledgerClient = new Redis(url, clientOptions);
+  const driver = redisDriver({ base: `${prefix}kv`, url, ...clientOptions });
+  const kvClient = driver.getInstance?.() as Redis;
+  // Connection errors reach callers as rejected commands; do not also print them.
+  ledgerClient.on('error', () => {});
+  kvClient.on('error', () => {});
+  await Promise.all([ledgerClient.connect(), kvClient.connect()]);
+  const storage = createStorage({ driver });
+  const kv = createUnstorageKv(storage, { clock: options.clock ?? systemClock, nativeTtl: true });
+  const ledger = createRedisLedger({
+    client: ledgerClient,
+    prefix,
+    ...(options.ledgerClock ? { clock: options.ledgerClock } : {}),
+  });
+  return {
+    kv,
+    ledger,
+    async close() {
+      await Promise.allSettled([ledgerClient.quit(), kvClient.quit()]);
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * `tubescribe/redis`: storage shared by several tubescribe instances on one Redis.
+ *
+ * ```ts
+ * import { createTubescribe } from 'tubescribe';
+ * import { openRedisStorage } from 'tubescribe/redis';
+ * const { kv, ledger } = await openRedisStorage('redis://127.0.0.1:6379');
+ * const tubescribe = createTubescribe({ kv, ledger });
+ * ```
+ * @module
+ */
+export { createRedisLedger, type RedisLedgerOptions } from './drivers/ledger-redis.ts';
+export {
+  failFastOptions,
+  openRedisStorage,
+  type RedisStorage,
+  type RedisStorageOptions,
+} from './drivers/storage-redis.ts';
