@@ -41,7 +41,7 @@ const packages = {
   errors: [],
   services: [],
   http: ['hono', 'valibot', '@valibot/'],
-  drivers: ['unstorage', 'ofetch', 'ioredis', 'nodemailer', 'disposable-email-domains', 'undici', 'node:'],
+  drivers: ['unstorage', 'ofetch', 'ioredis', 'nodemailer', 'disposable-domains', 'undici', 'node:'],
   root: [],
   cli: ['node:'],
   adapters: ['@hono/node-server', 'node:'],
