@@ -14,7 +14,7 @@ export default defineConfig({
   entry: entries,
   format: ['esm'],
   platform: 'node',
-  target: 'es2022',
+  target: 'node20',
   dts: {
     entry: {
       index: entries.index!,

@@ -15,6 +15,7 @@ import { Channels } from './services/channels.ts';
 import { Pager } from './services/paging.ts';
 import { Playlists } from './services/playlists.ts';
 import { Search } from './services/search.ts';
+import { Signups } from './services/signup.ts';
 import { Transcripts } from './services/transcripts.ts';
 import { Videos } from './services/videos.ts';
 
@@ -46,8 +47,16 @@ export function createServices(deps: Deps): Services {
   });
   const transcripts = new Transcripts({ ...shared, clock: deps.clock });
   const videos = new Videos(shared);
+  const accounts = new Accounts(deps);
   return {
-    accounts: new Accounts(deps),
+    accounts,
+    signups: new Signups({
+      ...deps,
+      accounts,
+      settings: deps.signup,
+      mode: deps.signupMode,
+      disposable: deps.disposableDomains,
+    }),
     billing,
     batches: new Batches({
       billing,
@@ -86,6 +95,7 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
   });
   const app = buildHttpApp(ready, {
     maxBodyBytes: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    routes: options.routes ?? 'all',
   });
   return {
     app,

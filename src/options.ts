@@ -15,17 +15,23 @@ import {
   resolvePacks,
   resolvePricing,
 } from './core/pricing.ts';
+import { resolveSignupSettings, type SignupOverrides, type SignupSettings } from './core/signup-settings.ts';
+import { loadDisposableDomains } from './drivers/disposable.ts';
 import { createMemoryKv } from './drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from './drivers/ledger-embedded.ts';
+import { createConsoleMailer } from './drivers/mailer-console.ts';
 import { guardKv, guardLedger } from './drivers/storage-guard.ts';
 import { createJsonLogger, cryptoRandom, systemClock } from './drivers/system.ts';
 import type { Clock } from './ports/clock.ts';
+import type { Resolver } from './ports/dns.ts';
 import type { KeyValue } from './ports/kv.ts';
 import type { Ledger, RateRule } from './ports/ledger.ts';
 import type { Logger } from './ports/logger.ts';
+import type { Mailer } from './ports/mailer.ts';
 import type { Random } from './ports/random.ts';
 import type { Upstream } from './ports/upstream.ts';
 import type { CacheTtls } from './services/cache.ts';
+import type { SignupMode } from './services/signup.ts';
 
 /** The default cache lifetimes. */
 export const DEFAULT_CACHE_TTLS: Readonly<CacheTtls> = Object.freeze({
@@ -95,6 +101,19 @@ export interface AppOptions {
   trustProxy?: boolean | number;
   /** The public base URL, for links in docs and responses. Default: the request's origin. */
   publicUrl?: string;
+  /** Sends sign-up codes. Default: the console mailer (development: it logs the code). */
+  mailer?: Mailer;
+  /** Deliverability lookups for sign-up; `null` = none (`TUBESCRIBE_DNS=off`). Default: none. */
+  resolver?: Resolver | null;
+  /** The disposable-domain set (default: the `disposable-domains` list from npm, loaded on first use). */
+  disposableDomains?: () => Promise<(domain: string) => boolean>;
+  /**
+   * Which routes this app serves: `all` (default), `api` (without agent sign-up), or `signup`
+   * alone (the contract's {signup_url} on another host, sharing the same storage).
+   */
+  routes?: 'all' | 'api' | 'signup';
+  /** Agent sign-up: `mode` (`on` default, `paused`, `off`) and the limits of core/signup-settings. */
+  signup?: SignupOverrides & { mode?: SignupMode };
 }
 
 /** Everything resolved. */
@@ -116,6 +135,11 @@ export interface Deps {
   limits: Limits;
   trustProxy: boolean | number;
   publicUrl: string | undefined;
+  mailer: Mailer;
+  resolver: Resolver | undefined;
+  disposableDomains: () => Promise<(domain: string) => boolean>;
+  signup: SignupSettings;
+  signupMode: SignupMode;
 }
 
 /** Resolves the options: validates configuration, opens default storage, loads the secret. */
@@ -155,6 +179,11 @@ export async function resolveDeps(
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     trustProxy: options.trustProxy ?? false,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    mailer: options.mailer ?? createConsoleMailer(logger),
+    resolver: options.resolver ?? undefined,
+    disposableDomains: options.disposableDomains ?? loadDisposableDomains,
+    signup: resolveSignupSettings(options.signup),
+    signupMode: options.signup?.mode ?? 'on',
   };
 }
 

@@ -24,6 +24,8 @@ export interface Config {
   trustProxy: number;
   /** The public base URL for links in docs and responses. */
   publicUrl: string | undefined;
+  /** Agent sign-up: on, paused (503 agent_signup_busy) or off (503 agent_signup_disabled). */
+  signup: 'on' | 'paused' | 'off';
 }
 
 const DEFAULTS = {
@@ -79,7 +81,12 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       `TUBESCRIBE_TRUST_PROXY must be the number of reverse proxies (0–10), not "${trustText}".`,
     );
   }
+  const signup = (get('SIGNUP') ?? 'on').toLowerCase();
+  if (signup !== 'on' && signup !== 'paused' && signup !== 'off') {
+    throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
+  }
   return {
+    signup,
     trustProxy,
     publicUrl: get('PUBLIC_URL'),
     port,

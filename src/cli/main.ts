@@ -34,6 +34,7 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_LOG             debug | info | warn | error | silent (JSON lines on stderr)
   TUBESCRIBE_TRUST_PROXY     reverse proxies in front whose X-Forwarded-For is trusted (default 0)
   TUBESCRIBE_PUBLIC_URL      public base URL for links in /docs and responses
+  TUBESCRIBE_SIGNUP          agent sign-up: on | paused | off (default on)
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,8 @@
 import process from 'node:process';
 import { serve } from '../../adapters/node/index.ts';
 import { createFixturesUpstream } from '../drivers/fixtures-upstream.ts';
+import { createMailer } from '../drivers/mailer.ts';
+import { createResolver } from '../drivers/resolver.ts';
 import { createJsonLogger } from '../drivers/system.ts';
 import { createYouTubeUpstream } from '../drivers/youtube/index.ts';
 import { profilesFromEnv } from '../drivers/youtube/profiles.ts';
@@ -46,6 +48,9 @@ export async function runServe(config: Config): Promise<void> {
   if (config.secret) app.secret = config.secret;
   if (config.trustProxy > 0) app.trustProxy = config.trustProxy;
   if (config.publicUrl) app.publicUrl = config.publicUrl;
+  app.mailer = createMailer(config.mailer, logger);
+  app.resolver = createResolver(config.dns) ?? null;
+  app.signup = { mode: config.signup };
   let running: Awaited<ReturnType<typeof serve>>;
   try {
     running = await serve({ app, port: config.port, host: config.host });

@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/account.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { playlistRoutes } from './routes/playlists.ts';
 import { searchRoutes } from './routes/search.ts';
+import { signupRoutes } from './routes/signup.ts';
 import { systemRoutes } from './routes/system.ts';
 import { transcriptRoutes } from './routes/transcripts.ts';
 import { videoRoutes } from './routes/videos.ts';
@@ -24,6 +25,8 @@ import type { Runtime } from './runtime.ts';
 /** Settings the app needs before its dependencies are ready. */
 export interface HttpSettings {
   maxBodyBytes: number;
+  /** Which routes to serve: everything, the data API without sign-up, or sign-up alone. */
+  routes: 'all' | 'api' | 'signup';
 }
 
 /** A rate-limit decision carried by a 429's cause, for the response headers. */
@@ -86,14 +89,20 @@ export function buildHttpApp(ready: Promise<Runtime>, settings: HttpSettings): H
     }),
   );
 
+  const api = settings.routes !== 'signup';
   const routes: Route[] = [
     ...systemRoutes(rt, () => routes),
-    ...transcriptRoutes(rt),
-    ...videoRoutes(rt),
-    ...playlistRoutes(rt),
-    ...channelRoutes(rt),
-    ...searchRoutes(rt),
-    ...accountRoutes(rt),
+    ...(api
+      ? [
+          ...transcriptRoutes(rt),
+          ...videoRoutes(rt),
+          ...playlistRoutes(rt),
+          ...channelRoutes(rt),
+          ...searchRoutes(rt),
+          ...accountRoutes(rt),
+        ]
+      : []),
+    ...(settings.routes !== 'api' ? signupRoutes(rt) : []),
   ];
   for (const route of routes) route.mount(app, rt);
 

@@ -9,6 +9,7 @@ import type { Billing } from '../services/billing.ts';
 import type { Channels } from '../services/channels.ts';
 import type { Playlists } from '../services/playlists.ts';
 import type { Search } from '../services/search.ts';
+import type { Signups } from '../services/signup.ts';
 import type { Transcripts } from '../services/transcripts.ts';
 import type { Videos } from '../services/videos.ts';
 
@@ -22,6 +23,7 @@ export interface Services {
   playlists: Playlists;
   channels: Channels;
   search: Search;
+  signups: Signups;
 }
 
 /** Services plus resolved settings. */

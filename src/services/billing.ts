@@ -18,7 +18,18 @@ export interface BillingDeps {
   billing: Readonly<BillingSettings>;
   logger: Logger;
   reservationTtlMs: number;
+  /**
+   * Pauses (ms) between attempts to record a charge whose commit failed (storage away, or the
+   * connection dropped with the answer in flight). Default {@link COMMIT_RETRY_DELAYS_MS}.
+   */
+  commitRetryDelaysMs?: readonly number[];
 }
+
+/**
+ * Pauses between commit attempts: about 1.5 s in all, far inside a reservation's lifetime, so a
+ * retry cannot race the reconciler.
+ */
+export const COMMIT_RETRY_DELAYS_MS: readonly number[] = [50, 150, 300, 400, 600];
 
 /** A ledger failure: the call cannot be accounted for, so it is refused before any work. */
 function storageDown(error: unknown): ApiError {
@@ -85,6 +96,9 @@ export class Billing {
           this.deps.reservationTtlMs,
         );
       } catch (error) {
+        // The reservation may have been made before the failure (a reply lost with the connection):
+        // return it now if so (idempotent); if storage is still away, the reconciler returns it.
+        await this.deps.ledger.release(reservationId).catch(() => false);
         throw storageDown(error);
       }
       if (!reserved.ok) {
@@ -100,25 +114,62 @@ export class Billing {
       result = await work();
       signal?.throwIfAborted();
     } catch (error) {
-      if (price > 0) await this.settle(reservationId, false);
+      if (price > 0) await this.release(reservationId);
       throw error;
     }
     const status = cacheStatus(result);
     const charged = chargeFor(this.deps.pricing, op, status === 'HIT' || status === 'L2', this.deps.billing);
-    if (price > 0) await this.settle(reservationId, charged > 0);
+    if (price > 0 && charged > 0) await this.commit(reservationId);
+    else if (price > 0) await this.release(reservationId);
     return { result, charged };
   }
 
-  /** Commits or releases; a failure is logged (the reconciler returns an unsettled hold later). */
-  private async settle(reservationId: string, commit: boolean): Promise<void> {
+  /**
+   * Records the charge of a successful call, or throws `storage_unavailable` so the answer is not
+   * a 200 that was never paid for. A commit is idempotent, so a failed attempt (whose effect is
+   * unknown: the connection may have dropped after Redis ran it) is simply repeated; a repeat
+   * that finds the reservation gone means the earlier attempt took effect. If no attempt gets
+   * through, the hold stays and the reconciler returns it after its lifetime: the call is free.
+   */
+  private async commit(reservationId: string): Promise<void> {
+    const delays = this.deps.commitRetryDelaysMs ?? COMMIT_RETRY_DELAYS_MS;
+    let failure: unknown;
+    for (let attempt = 0; attempt <= delays.length; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
+      try {
+        const committed = await this.deps.ledger.commit(reservationId);
+        if (!committed && attempt === 0) {
+          // Only the reconciler removes a hold before its commit: the call outlived its reservation.
+          this.deps.logger.log('warn', 'reservation expired before its commit; the call was not charged', {
+            reservation: reservationId,
+          });
+        }
+        return;
+      } catch (error) {
+        failure = error;
+        this.deps.logger.log('warn', 'commit failed', {
+          reservation: reservationId,
+          attempt: attempt + 1,
+          error: String(error),
+        });
+      }
+    }
+    throw new ApiError(
+      'storage_unavailable',
+      'The charge for this call could not be recorded; retry shortly.',
+      {
+        cause: failure,
+        retryAfter: 1,
+      },
+    );
+  }
+
+  /** Returns a reservation; a failure is logged (the reconciler returns the hold later). */
+  private async release(reservationId: string): Promise<void> {
     try {
-      if (commit) await this.deps.ledger.commit(reservationId);
-      else await this.deps.ledger.release(reservationId);
+      await this.deps.ledger.release(reservationId);
     } catch (error) {
-      this.deps.logger.log('error', commit ? 'commit failed' : 'release failed', {
-        reservation: reservationId,
-        error: String(error),
-      });
+      this.deps.logger.log('error', 'release failed', { reservation: reservationId, error: String(error) });
     }
   }
 }
