@@ -1,9 +1,38 @@
 /**
- * tubescribe on Deno Deploy (or `deno run --allow-net --allow-env examples/deno-deploy.ts`).
+ * tubescribe on Deno Deploy, or locally:
+ *   deno serve --unstable-kv --allow-net --allow-env --allow-read --allow-write examples/deno-deploy.ts
  * Deploy calls the default export's `fetch`; the connection info carries the client address.
+ *
+ * Deploy runs many isolates in many regions, so all state lives in the project's Deno KV:
+ * - the ledger (credits, rate limits, one-time tokens) on the Deno KV ledger: exact across every
+ *   isolate, each operation an atomic versionstamp-checked commit;
+ * - accounts, keys, the shared secret and the cache's second level through unstorage's `deno-kv`
+ *   driver (Deno KV values are at most 64 KiB: larger cache entries stay in the isolate's memory).
+ * Locally, `DENO_KV_PATH` picks the KV file, so several `deno serve` processes can share one.
  */
-import { createHandler } from '../adapters/deno/index.ts';
+import { createStorage } from 'unstorage';
+import denoKvDriver from 'unstorage/drivers/deno-kv';
+import { createDenoKvLedger, createHandler, type DenoKv } from '../adapters/deno/index.ts';
+import { createUnstorageKv, systemClock } from '../src/index.ts';
 
-const env = (globalThis as { Deno?: { env: { get(name: string): string | undefined } } }).Deno?.env;
+interface DenoEnv {
+  env: { get(name: string): string | undefined };
+  openKv(path?: string): Promise<DenoKv>;
+}
+const deno = (globalThis as unknown as { Deno: DenoEnv }).Deno;
+const path = deno.env.get('DENO_KV_PATH');
 
-export default { fetch: createHandler({ adminToken: env?.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me' }) };
+const ledger = createDenoKvLedger({ kv: await deno.openKv(path), prefix: ['tubescribe', 'ledger'] });
+const kv = createUnstorageKv(
+  createStorage({ driver: denoKvDriver({ base: 'tubescribe:docs', ...(path ? { path } : {}) }) }),
+  {
+    clock: systemClock,
+    nativeTtl: true,
+  },
+);
+
+/** What Deploy (and `deno serve`) calls. */
+const server: { fetch: (request: Request, info?: unknown) => Promise<Response> } = {
+  fetch: createHandler({ adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me', ledger, kv }),
+};
+export default server;

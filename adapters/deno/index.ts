@@ -1,8 +1,23 @@
 /**
- * The Deno adapter: mounts tubescribe on `Deno.serve`, locally or on Deno Deploy.
+ * The Deno adapter: mounts tubescribe on `Deno.serve`, locally or on Deno Deploy. On Deploy, keep
+ * the ledger in Deno KV ({@link openDenoKvLedger} / {@link createDenoKvLedger}), so credits and
+ * limits are exact across every isolate and region, together with a KeyValue that is shared the
+ * same way (examples/deno-deploy.ts).
  * @module
  */
 import { type AppOptions, createTubescribe, type Tubescribe } from '../../src/app.ts';
+import {
+  createDenoKvLedger,
+  type DenoKv,
+  type DenoKvLedgerOptions,
+} from '../../src/drivers/ledger-deno-kv.ts';
+import type { Ledger } from '../../src/ports/ledger.ts';
+
+export {
+  createDenoKvLedger,
+  type DenoKv,
+  type DenoKvLedgerOptions,
+} from '../../src/drivers/ledger-deno-kv.ts';
 
 interface DenoServer {
   readonly addr: { hostname: string; port: number };
@@ -18,6 +33,7 @@ interface DenoGlobal {
     },
     handler: (request: Request, info: unknown) => Response | Promise<Response>,
   ): DenoServer;
+  openKv?(path?: string): Promise<DenoKv>;
 }
 
 /** Options of {@link serve}. */
@@ -38,8 +54,33 @@ export interface RunningServer {
 }
 
 /**
+ * Opens Deno KV (`Deno.openKv(path)`; without a path the default database, on Deno Deploy the
+ * project's) and returns the Deno KV ledger on it; the ledger's `close()` closes the KV. Locally,
+ * Deno KV needs `--unstable-kv`.
+ *
+ * Pass the app a KeyValue that is as shared and as lasting as this ledger (accounts and keys live
+ * there, and the shared secret is created once per ledger): a per-process memory KeyValue next to
+ * a shared ledger leaves the other instances waiting for a secret they cannot see, unless `secret`
+ * is set.
+ */
+export async function openDenoKvLedger(
+  path?: string,
+  options: Omit<DenoKvLedgerOptions, 'kv' | 'owned'> = {},
+): Promise<Ledger> {
+  const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
+  if (!deno?.openKv) {
+    throw new Error(
+      'tubescribe/deno: Deno.openKv is not available; run under Deno (locally with --unstable-kv).',
+    );
+  }
+  return createDenoKvLedger({ ...options, kv: await deno.openKv(path), owned: true });
+}
+
+/**
  * The `fetch` handler for Deno Deploy (`export default { fetch: createHandler() }`). Deno passes
  * the connection info as the second argument, which tubescribe reads for client addresses.
+ * With several isolates, pass shared storage: `createHandler({ ledger: await openDenoKvLedger(),
+ * kv })` with `kv` on Deno KV too (examples/deno-deploy.ts).
  */
 export function createHandler(
   options: AppOptions = {},

@@ -1,0 +1,284 @@
+/**
+ * The Deno KV Ledger: exact across every isolate and region sharing one Deno KV database (Deno
+ * Deploy), or every process on one local KV file (`Deno.openKv(path)`).
+ *
+ * - Optimistic concurrency: an operation reads its keys in one consistent `getMany`, decides
+ *   (with core's {@link evaluateHit} for rate limits), and commits with `kv.atomic().check(…)`
+ *   on every key it read, so the commit applies only if none of them changed since. A conflict
+ *   (or a local file's `database is locked`) starts over from the read after a short jittered
+ *   wait, at most `maxAttempts` times; then the operation throws, which the app answers
+ *   `503 storage_unavailable` (retryable).
+ * - Within one ledger, operations on one account (rate bucket, key) queue behind each other, so
+ *   only other instances cause conflicts, not this one's own concurrent requests.
+ * - Time comes from `clock` (default `Date.now`): Deno KV has no server time. Instances whose
+ *   clocks disagree see windows and lifetimes shifted by their skew.
+ * - Logical lifetimes are stored with the values and checked against the clock; `expireIn` (with
+ *   a margin) only cleans up, since KV deletes expired keys late and by its own clock. Holds have
+ *   no `expireIn`: {@link Ledger.reconcile} returns them, through an index sorted by expiry.
+ *
+ * Keys under `prefix`: `acct,<account>` (balance, reserved, spent, granted), `hold,<id>` and
+ * `hold-exp,<expiresAt>,<id>`, `reserved,<id>` (a reservation's first answer), `grant,<key>`,
+ * `<windowKey>` (rate windows), `once,<key>`, `ctr,<key>`.
+ *
+ * The KV is typed structurally ({@link DenoKv}), so this module needs no Deno types.
+ * @module
+ */
+import { evaluateHit, windowKey, windowOf } from '../core/ratelimit.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../ports/ledger.ts';
+import { systemClock } from './system.ts';
+
+/** One part of a Deno KV key. */
+export type DenoKvKeyPart = Uint8Array | string | number | bigint | boolean | symbol;
+/** A Deno KV key. */
+export type DenoKvKey = readonly DenoKvKeyPart[];
+/** What `getMany` answers per key: `versionstamp` is null when the key is absent. */
+export interface DenoKvEntryMaybe<T> {
+  readonly key: DenoKvKey;
+  readonly value: T | null;
+  readonly versionstamp: string | null;
+}
+/** The part of `Deno.AtomicOperation` the ledger uses. */
+export interface DenoKvAtomicOperation {
+  check(...checks: { key: DenoKvKey; versionstamp: string | null }[]): DenoKvAtomicOperation;
+  set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): DenoKvAtomicOperation;
+  delete(key: DenoKvKey): DenoKvAtomicOperation;
+  commit(): Promise<{ ok: boolean }>;
+}
+/** The part of `Deno.Kv` the ledger uses; `await Deno.openKv()` is one. */
+export interface DenoKv {
+  getMany<T extends readonly unknown[]>(
+    keys: readonly [...{ [K in keyof T]: DenoKvKey }],
+  ): Promise<{ [K in keyof T]: DenoKvEntryMaybe<T[K]> }>;
+  list<T>(selector: { prefix: DenoKvKey }): AsyncIterable<{ key: DenoKvKey; value: T }>;
+  atomic(): DenoKvAtomicOperation;
+  close(): void;
+}
+
+/** Options of {@link createDenoKvLedger}. */
+export interface DenoKvLedgerOptions {
+  kv: DenoKv;
+  /** Key prefix. Default `['tubescribe', 'ledger']`. */
+  prefix?: DenoKvKey;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Attempts per operation under write conflicts before it fails. Default 100. */
+  maxAttempts?: number;
+  /** Close the KV on `close()`. */
+  owned?: boolean;
+}
+
+interface Hold {
+  account: string;
+  cost: number;
+  expiresAt: number;
+}
+type Entry = DenoKvEntryMaybe<unknown>;
+
+/** Added to every `expireIn`, so that KV's cleanup never runs ahead of a logical lifetime. */
+const CLEANUP_MARGIN_MS = 60_000;
+/** Longest wait between two attempts (the waits double up to it, jittered). */
+const MAX_WAIT_MS = 25;
+/** `getMany` reads at most 10 keys at once. */
+const READ_BATCH = 10;
+const RETRY: unique symbol = Symbol('retry');
+const ZERO: AccountCredits = Object.freeze({ balance: 0, reserved: 0, spent: 0, granted: 0 });
+
+/** `set` options that let KV delete a key once `ms` (and the margin) have passed. */
+const expireAfter = (ms: number): { expireIn: number } => ({
+  expireIn: Math.ceil(Math.max(0, ms) + CLEANUP_MARGIN_MS),
+});
+
+/** SQLite's answer when another connection holds the write lock of a local KV file. */
+const BUSY = /database is locked|SQLITE_BUSY/i;
+
+/** A random wait before attempt `n + 1`, up to min(2^n, MAX_WAIT_MS) ms. */
+function pause(n: number): Promise<void> {
+  const [r = 0] = crypto.getRandomValues(new Uint32Array(1));
+  const ms = (r / 2 ** 32) * Math.min(2 ** n, MAX_WAIT_MS);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Creates the Deno KV ledger over an open KV (`await Deno.openKv()`). */
+export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
+  const { kv } = options;
+  const prefix = options.prefix ?? ['tubescribe', 'ledger'];
+  const clock = options.clock ?? systemClock;
+  const maxAttempts = options.maxAttempts ?? 100;
+  const key = (...parts: DenoKvKeyPart[]): DenoKvKey => [...prefix, ...parts];
+  const queues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `attempt` after the earlier operations queued on `lock` in this ledger, again and again
+   * until it answers something other than RETRY (a lost write conflict).
+   */
+  function retrying<T>(lock: string, what: string, attempt: () => Promise<T | typeof RETRY>): Promise<T> {
+    const run = async (): Promise<T> => {
+      for (let n = 1; ; n++) {
+        const out = await attempt();
+        if (out !== RETRY) return out;
+        if (n >= maxAttempts) throw new Error(`Deno KV ledger: ${what} lost ${n} write conflicts in a row`);
+        await pause(n);
+      }
+    };
+    const result = (queues.get(lock) ?? Promise.resolve()).then(run);
+    const tail = result.catch(() => undefined);
+    queues.set(lock, tail);
+    void tail.then(() => queues.get(lock) === tail && queues.delete(lock));
+    return result;
+  }
+
+  /** Reads `keys`; one consistent snapshot when they fit in one `getMany`. */
+  async function read(keys: readonly DenoKvKey[]): Promise<Entry[]> {
+    const out: Entry[] = [];
+    for (let i = 0; i < keys.length; i += READ_BATCH) {
+      out.push(...(await kv.getMany<unknown[]>(keys.slice(i, i + READ_BATCH))));
+    }
+    return out;
+  }
+
+  /** Commits `ops` only if none of `entries` changed since they were read. */
+  async function commitIfUnchanged(entries: readonly Entry[], ops = kv.atomic()): Promise<boolean> {
+    try {
+      return (await ops.check(...entries).commit()).ok;
+    } catch (error) {
+      // A busy SQLite file rejects the whole transaction: nothing was written, so try again.
+      if (BUSY.test(String((error as Error | undefined)?.message))) return false;
+      throw error;
+    }
+  }
+
+  /** Commits (spend) or releases a hold; with `expiredBy`, only a hold whose lifetime ended by then. */
+  async function settle(reservationId: string, spend: boolean, expiredBy?: number): Promise<boolean> {
+    const [first] = (await read([key('hold', reservationId)])) as [Entry];
+    const owner = (first.value as Hold | null)?.account;
+    if (owner === undefined) return false;
+    return retrying(`a:${owner}`, spend ? 'commit' : 'release', async () => {
+      const [hold] = (await read([key('hold', reservationId)])) as [Entry];
+      const h = hold.value as Hold | null;
+      if (!h || (expiredBy !== undefined && h.expiresAt > expiredBy)) return false;
+      const [acct] = (await read([key('acct', h.account)])) as [Entry];
+      const c = (acct.value as AccountCredits | null) ?? ZERO;
+      const next = spend
+        ? { ...c, reserved: c.reserved - h.cost, spent: c.spent + h.cost }
+        : { ...c, reserved: c.reserved - h.cost, balance: c.balance + h.cost };
+      const ops = kv
+        .atomic()
+        .delete(hold.key)
+        .delete(key('hold-exp', h.expiresAt, reservationId))
+        .set(acct.key, next);
+      return (await commitIfUnchanged([hold, acct], ops)) ? true : RETRY;
+    });
+  }
+
+  return {
+    async credits(account) {
+      const [acct] = await read([key('acct', account)]);
+      const { balance, reserved, spent, granted } = (acct?.value as AccountCredits | null) ?? ZERO;
+      return { balance, reserved, spent, granted };
+    },
+
+    reserve(account, cost, reservationId, ttlMs): Promise<ReserveResult> {
+      const ttl = Math.max(1, Math.round(ttlMs));
+      return retrying(`a:${account}`, 'reserve', async () => {
+        const entries = await read([
+          key('reserved', reservationId),
+          key('hold', reservationId),
+          key('acct', account),
+        ]);
+        const [memo, hold, acct] = entries as [Entry, Entry, Entry];
+        const now = clock.now();
+        const seen = memo.value as { result: ReserveResult; expiresAt: number } | null;
+        if (seen && seen.expiresAt > now) return seen.result;
+        const c = (acct.value as AccountCredits | null) ?? ZERO;
+        if (hold.versionstamp !== null || c.balance < cost) return { ok: false, balance: c.balance };
+        const expiresAt = now + ttl;
+        const result: ReserveResult = { ok: true, balance: c.balance - cost };
+        const ops = kv
+          .atomic()
+          .set(acct.key, { ...c, balance: c.balance - cost, reserved: c.reserved + cost })
+          .set(hold.key, { account, cost, expiresAt } satisfies Hold)
+          .set(key('hold-exp', expiresAt, reservationId), account)
+          .set(memo.key, { result, expiresAt }, expireAfter(ttl));
+        return (await commitIfUnchanged(entries, ops)) ? result : RETRY;
+      });
+    },
+
+    commit: (reservationId) => settle(reservationId, true),
+    release: (reservationId) => settle(reservationId, false),
+
+    grant(account, amount, idempotencyKey) {
+      return retrying(`a:${account}`, 'grant', async () => {
+        const entries = await read([key('grant', idempotencyKey), key('acct', account)]);
+        const [grant, acct] = entries as [Entry, Entry];
+        const c = (acct.value as AccountCredits | null) ?? ZERO;
+        if (grant.versionstamp !== null) return { applied: false, balance: c.balance };
+        const next = { ...c, balance: c.balance + amount, granted: c.granted + amount };
+        const ops = kv.atomic().set(grant.key, { account, amount }).set(acct.key, next);
+        return (await commitIfUnchanged(entries, ops)) ? { applied: true, balance: next.balance } : RETRY;
+      });
+    },
+
+    hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision> {
+      return retrying(`r:${bucket}`, 'hit', async () => {
+        const now = clock.now();
+        const entries = await read(rules.map((rule, i) => key(windowKey(bucket, i, rule, now))));
+        const counts = entries.map((entry) => (entry.value as number | null) ?? undefined);
+        const decision = evaluateHit(counts, rules, now);
+        if (!decision.allowed) {
+          // A refusal writes nothing, but reads spread over several getMany calls must still
+          // have been one snapshot: a commit of their checks alone proves it.
+          const consistent = entries.length <= READ_BATCH || (await commitIfUnchanged(entries));
+          return consistent ? decision : RETRY;
+        }
+        let ops = kv.atomic();
+        entries.forEach((entry, i) => {
+          ops = ops.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
+        });
+        return (await commitIfUnchanged(entries, ops)) ? decision : RETRY;
+      });
+    },
+
+    consumeOnce(name, ttlMs) {
+      const ttl = Math.max(1, Math.round(ttlMs));
+      return retrying(`o:${name}`, 'consumeOnce', async () => {
+        const [once] = (await read([key('once', name)])) as [Entry];
+        const now = clock.now();
+        if (once.value !== null && (once.value as number) > now) return false;
+        const ops = kv.atomic().set(once.key, now + ttl, expireAfter(ttl));
+        return (await commitIfUnchanged([once], ops)) ? true : RETRY;
+      });
+    },
+
+    counter(name, by, ttlMs) {
+      const ttl = Math.max(1, Math.round(ttlMs));
+      return retrying(`c:${name}`, 'counter', async () => {
+        const [ctr] = (await read([key('ctr', name)])) as [Entry];
+        const now = clock.now();
+        const stored = ctr.value as { value: number; expiresAt: number } | null;
+        const live = stored && stored.expiresAt > now ? stored : undefined;
+        if (by === 0) return live?.value ?? 0;
+        const next = { value: (live?.value ?? 0) + by, expiresAt: live?.expiresAt ?? now + ttl };
+        const ops = kv.atomic().set(ctr.key, next, expireAfter(next.expiresAt - now));
+        return (await commitIfUnchanged([ctr], ops)) ? next.value : RETRY;
+      });
+    },
+
+    async reconcile() {
+      const now = clock.now();
+      const due: string[] = [];
+      for await (const { key: k } of kv.list<string>({ prefix: key('hold-exp') })) {
+        const [expiresAt, id] = k.slice(prefix.length + 1);
+        if (typeof expiresAt !== 'number' || expiresAt > now || due.length >= 1000) break;
+        if (typeof id === 'string') due.push(id);
+      }
+      let released = 0;
+      for (const id of due) if (await settle(id, false, now)) released++;
+      return released;
+    },
+
+    async close() {
+      if (options.owned) kv.close();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The shared Ledger contract (test/contracts/ledger.ts, unchanged) against the Deno KV ledger on
+ * a local KV: in memory, in a file, and as four instances on one file (each call goes to the next
+ * instance, each instance has its own KV connection), which is what makes the versionstamp
+ * checks and their retries do the work. Run (after `npm ci`):
+ * `npx deno test -A --unstable-kv --no-check --config test/deno/deno.json test/deno/`.
+ * `--no-check`: `npm run typecheck` checks these files (tsconfig.test.json includes test/), and
+ * Deno's own check cannot find `@types/node` from a sub-folder config that resolves packages
+ * from node_modules (the app's modules reach `node:` built-ins).
+ */
+import {
+  createDenoKvLedger,
+  type DenoKv,
+  type DenoKvAtomicOperation,
+} from '../../src/drivers/ledger-deno-kv.ts';
+import type { Ledger } from '../../src/ports/ledger.ts';
+import { ledgerContract, ledgerFigures } from '../contracts/ledger.ts';
+import { ManualClock } from '../fakes/clock.ts';
+import { describe, expect, it, testsRun } from './vitest-shim.ts';
+
+interface DenoApi {
+  openKv(path?: string): Promise<DenoKv>;
+  makeTempDir(options?: { prefix?: string }): Promise<string>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  test(name: string, fn: () => void): void;
+}
+const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
+
+/** The contract runs, by name; the last test checks that each of them ran. */
+const VARIANTS = ['deno kv, in memory', 'deno kv, in a file', 'deno kv, 4 instances on one file'] as const;
+
+/** One Ledger over several: each call goes to the next one in turn. */
+function roundRobin(ledgers: readonly Ledger[]): Ledger {
+  let turn = 0;
+  const next = (): Ledger => ledgers[turn++ % ledgers.length]!;
+  return {
+    credits: (account) => next().credits(account),
+    reserve: (account, cost, id, ttlMs) => next().reserve(account, cost, id, ttlMs),
+    commit: (id) => next().commit(id),
+    release: (id) => next().release(id),
+    grant: (account, amount, key) => next().grant(account, amount, key),
+    hit: (bucket, rules) => next().hit(bucket, rules),
+    consumeOnce: (key, ttlMs) => next().consumeOnce(key, ttlMs),
+    counter: (key, by, ttlMs) => next().counter(key, by, ttlMs),
+    reconcile: () => next().reconcile(),
+    close: async () => {
+      for (const ledger of ledgers) await ledger.close?.();
+    },
+  };
+}
+
+ledgerContract(VARIANTS[0], async (clock) => {
+  const kv = await deno.openKv(':memory:');
+  return {
+    ledger: createDenoKvLedger({ kv, clock }),
+    // A fresh ledger on the same KV: the ledger keeps no state of its own.
+    restart: async () => createDenoKvLedger({ kv, clock }),
+    cleanup: async () => kv.close(),
+  };
+});
+
+ledgerContract(VARIANTS[1], async (clock) => {
+  const dir = await deno.makeTempDir({ prefix: 'tubescribe-kv-' });
+  const open = async () =>
+    createDenoKvLedger({ kv: await deno.openKv(`${dir}/ledger.db`), clock, prefix: ['t', 1], owned: true });
+  return { ledger: await open(), restart: open, cleanup: () => deno.remove(dir, { recursive: true }) };
+});
+
+ledgerContract(VARIANTS[2], async (clock) => {
+  const dir = await deno.makeTempDir({ prefix: 'tubescribe-kv-' });
+  const open = async () =>
+    roundRobin(
+      await Promise.all(
+        [0, 1, 2, 3].map(async () =>
+          createDenoKvLedger({ kv: await deno.openKv(`${dir}/ledger.db`), clock, owned: true }),
+        ),
+      ),
+    );
+  return { ledger: await open(), restart: open, cleanup: () => deno.remove(dir, { recursive: true }) };
+});
+
+describe('deno kv ledger, beyond the contract', () => {
+  it('counts a hit over more rules than one getMany reads (12) in all of them or in none', async () => {
+    const kv = await deno.openKv(':memory:');
+    try {
+      const ledger = createDenoKvLedger({ kv, clock: new ManualClock('2026-03-01T10:00:00.000Z') });
+      const rules = Array.from({ length: 12 }, (_, i) => ({ limit: i === 11 ? 2 : 3, window: 60 * (i + 1) }));
+      const decisions = await Promise.all(Array.from({ length: 10 }, () => ledger.hit('wide', rules)));
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(2);
+      const refused = decisions.find((d) => !d.allowed)!;
+      expect(refused.blockedBy).toBe(11);
+      // Refused hits were counted nowhere: every other rule has exactly one hit left.
+      expect(refused.rules.slice(0, 11).map((r) => r.remaining)).toEqual(Array(11).fill(1));
+    } finally {
+      kv.close();
+    }
+  });
+
+  it('gives up after maxAttempts lost conflicts, and grants nothing', async () => {
+    const kv = await deno.openKv(':memory:');
+    let commits = 0;
+    const losing: DenoKv = {
+      getMany: (keys) => kv.getMany(keys),
+      list: (selector) => kv.list(selector),
+      close: () => kv.close(),
+      atomic() {
+        // Reads pass through; every commit loses its checks.
+        const op: DenoKvAtomicOperation = {
+          check: () => op,
+          set: () => op,
+          delete: () => op,
+          commit: async () => {
+            commits++;
+            return { ok: false };
+          },
+        };
+        return op;
+      },
+    };
+    const ledger = createDenoKvLedger({ kv: losing, clock: new ManualClock(), maxAttempts: 3 });
+    try {
+      await expect(ledger.grant('a', 5, 'g')).rejects.toThrow('lost 3 write conflicts');
+      expect(commits).toBe(3);
+      expect(await ledger.credits('a')).toEqual({ balance: 0, reserved: 0, spent: 0, granted: 0 });
+    } finally {
+      kv.close();
+    }
+  });
+});
+
+deno.test('the shared contract ran for every variant (figures)', () => {
+  const ran = testsRun();
+  for (const variant of VARIANTS) {
+    const tests = ran.filter((t) => t.name.startsWith(`Ledger contract: ${variant} > `));
+    const skipped = tests.filter((t) => t.skipped).length;
+    console.log(`Ledger contract: ${variant}: ${tests.length - skipped} passed, ${skipped} skipped`);
+    if (tests.length - skipped === 0) {
+      throw new Error(
+        `No contract test ran for '${variant}': is \`vitest\` mapped to test/deno/vitest-shim.ts?`,
+      );
+    }
+  }
+  for (const [name, figure] of Object.entries(ledgerFigures)) console.log(`${name}: ${figure}`);
+});
