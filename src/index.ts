@@ -14,7 +14,11 @@ export { chooseTrack, type TrackPolicy } from './core/tracks.ts';
 export { createFixturesUpstream } from './drivers/fixtures-upstream.ts';
 export { createMemoryKv, createUnstorageKv, type UnstorageKvOptions } from './drivers/kv-unstorage.ts';
 export { createEmbeddedLedger, type EmbeddedLedgerOptions } from './drivers/ledger-embedded.ts';
+export { createConsoleMailer } from './drivers/mailer-console.ts';
+export { createHttpMailer } from './drivers/mailer-http.ts';
+export { createDohResolver } from './drivers/resolver-doh.ts';
 export { createJsonLogger, cryptoRandom, silentLogger, systemClock } from './drivers/system.ts';
+export { createYouTubeUpstream, type YouTubeOptions } from './drivers/youtube/index.ts';
 export {
   ApiError,
   type ApiErrorOptions,

@@ -24,7 +24,10 @@ export interface PendingSignup {
   createdAt: number;
   /** Epoch ms; the code is valid while `now < expiresAt`. */
   expiresAt: number;
-  /** Wrong codes so far. */
+  /**
+   * Wrong codes so far, in the state this module returns; the stored record keeps 0 (a wrong code
+   * writes nothing: the service's attempt counter is the authoritative count).
+   */
   wrongAttempts: number;
 }
 
@@ -145,7 +148,8 @@ function gate(
     );
   }
   if (event.attemptNumber > settings.maxWrongCodes) {
-    return fail(NONE, 'too_many_attempts', `Too many wrong codes. ${AGAIN}`, [deleted(state)]);
+    // Only the first `maxWrongCodes` attempts are ever evaluated, wrong or not.
+    return fail(NONE, 'too_many_attempts', `Too many attempts for this code. ${AGAIN}`, [deleted(state)]);
   }
   return state;
 }
@@ -236,15 +240,13 @@ function verify(current: SignupState, event: VerifyRequested, settings: SignupSe
     return fail(NONE, 'too_many_attempts', `Too many wrong codes. ${AGAIN}`, [deleted(state)]);
   }
   const next: PendingSignup = { ...state, wrongAttempts: wrong };
-  const ttlMs = Math.max(1, state.createdAt + settings.retentionSeconds * 1000 - event.now);
   const left = settings.maxWrongCodes - wrong;
-  return fail(
-    next,
-    'invalid_code',
-    `The code is wrong; ${left} attempt${left === 1 ? '' : 's'} left.`,
-    [{ type: 'store_pending', token: state.token, record: next, ttlMs }],
-    { attempts_left: left },
-  );
+  // No `store_pending`: the attempt number (an atomic Ledger counter) already counts this wrong
+  // code, and re-writing the record would be a read-modify-write that can bring back a record a
+  // concurrent call deleted (a sign-up that replaced this token, or the 3rd wrong code).
+  return fail(next, 'invalid_code', `The code is wrong; ${left} attempt${left === 1 ? '' : 's'} left.`, [], {
+    attempts_left: left,
+  });
 }
 
 /**
@@ -257,8 +259,9 @@ function verify(current: SignupState, event: VerifyRequested, settings: SignupSe
  * - correct code, account exists → none, 409 `account_exists`, no key.
  * - correct code, no account → none, 201 `account_created`, create the account and grant the free
  *   credits unless the grant key already had them.
- * - wrong code → `code_sent` with one more wrong attempt, `invalid_code` (with `attempts_left`);
- *   the `maxWrongCodes`-th wrong code → none, `too_many_attempts`.
+ * - wrong code → `code_sent` with one more wrong attempt, `invalid_code` (with `attempts_left`,
+ *   counted from the attempt number; no effect); the `maxWrongCodes`-th wrong code → none,
+ *   `too_many_attempts`.
  */
 export function transition(
   state: SignupState,

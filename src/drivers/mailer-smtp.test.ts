@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import type { SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseMail, type ReceivedMail, startSmtpServer } from '../../test/helpers/smtp.ts';
 import { createSmtpMailer, isLoopbackHost, parseSmtpUrl } from './mailer-smtp.ts';
 
 const message = {
@@ -8,13 +9,6 @@ const message = {
   subject: 'Your tubescribe sign-up code',
   text: 'Your code is 042917. It expires in 10 minutes.',
 };
-
-interface Received {
-  from: string | undefined;
-  to: string[];
-  user: string | undefined;
-  raw: string;
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,51 +18,10 @@ afterEach(async () => {
 /** A real SMTP server on 127.0.0.1 (plain, AUTH allowed without TLS), user `mailer` / `s3cr:et`. */
 async function startSmtp(
   overrides: Partial<SMTPServerOptions> = {},
-): Promise<{ port: number; inbox: Received[] }> {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    logger: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authOptional: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'mailer' && auth.password === 's3cr:et') callback(null, { user: auth.username });
-      else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const from = session.envelope.mailFrom;
-        inbox.push({
-          from: from === false ? undefined : from.address,
-          to: session.envelope.rcptTo.map((r) => r.address),
-          user: typeof session.user === 'string' ? session.user : undefined,
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback(null);
-      });
-    },
-    ...overrides,
-  });
-  server.on('error', () => {}); // client-side failures (a refused certificate) surface here too
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { port: address.port, inbox };
-}
-
-/** Splits a raw message into unfolded headers (lower-cased names) and the body. */
-function parseMail(raw: string): { headers: Map<string, string>; body: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return { headers, body: raw.slice(split + 4) };
+): Promise<{ port: number; inbox: ReceivedMail[] }> {
+  const server = await startSmtpServer({ overrides });
+  cleanups.push(() => server.close());
+  return { port: server.port, inbox: server.inbox };
 }
 
 /** A TCP server that accepts and then never says anything. */

@@ -1,20 +1,17 @@
-import { createSocket } from 'node:dgram';
-import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  deadUdpPort,
+  type FakeDns,
+  startFakeDns,
+  startSilentUdp,
+  type Zone,
+} from '../../test/helpers/dns.ts';
 import { deliverability } from '../core/email.ts';
 import type { Lookup, MxRecord } from '../ports/dns.ts';
 import { classifyDnsError, createNodeResolver, runtimeNotFound, serverAddress } from './resolver-node.ts';
 
-const { Packet } = dns2;
-/** Response codes (dns2's typings lack `Packet.RCODE`). */
-const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
-
-type Rcode = keyof typeof RCODE;
 /** The fake zone: per name, an rcode for every type, or records per type. */
-const ZONE: Record<
-  string,
-  Rcode | { MX?: [number, string][]; A?: string[]; AAAA?: string[]; fail?: string[] }
-> = {
+const ZONE: Zone = {
   'mx.test': {
     MX: [
       [20, 'backup.mx.test'],
@@ -33,50 +30,19 @@ const ZONE: Record<
   'refused.test': 'REFUSED',
 };
 
-let server: ReturnType<typeof dns2.createServer>;
+let dns: FakeDns;
 let port: number;
-let silentPort: number;
-let closeSilent: () => Promise<void>;
-let queries = 0;
+let silent: Awaited<ReturnType<typeof startSilentUdp>>;
 
 beforeAll(async () => {
-  server = dns2.createServer({
-    udp: true,
-    handle(request, send) {
-      queries++;
-      const response = Packet.createResponseFromRequest(request);
-      const question = request.questions[0]!;
-      const entry = ZONE[question.name.toLowerCase()];
-      const answer = (record: { type: number; address?: string; priority?: number; exchange?: string }) =>
-        response.answers.push(
-          Packet.createResourceFromQuestion(question, { class: Packet.CLASS.IN, ttl: 1, ...record }),
-        );
-      if (entry === undefined) response.header.rcode = RCODE.NXDOMAIN;
-      else if (typeof entry === 'string') response.header.rcode = RCODE[entry];
-      else if (question.type === Packet.TYPE.MX) {
-        for (const [priority, exchange] of entry.MX ?? [])
-          answer({ type: Packet.TYPE.MX, priority, exchange });
-      } else if (question.type === Packet.TYPE.AAAA && entry.fail?.includes('AAAA')) {
-        response.header.rcode = RCODE.SERVFAIL;
-      } else if (question.type === Packet.TYPE.A) {
-        for (const address of entry.A ?? []) answer({ type: Packet.TYPE.A, address });
-      } else if (question.type === Packet.TYPE.AAAA) {
-        for (const address of entry.AAAA ?? []) answer({ type: Packet.TYPE.AAAA, address });
-      }
-      void send(response);
-    },
-  });
-  const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
-  port = addresses.udp!.port;
-  const silent = createSocket('udp4');
-  await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
-  silentPort = silent.address().port;
-  closeSilent = () => new Promise<void>((resolve) => silent.close(() => resolve()));
+  dns = await startFakeDns(ZONE);
+  port = dns.port;
+  silent = await startSilentUdp();
 });
 
 afterAll(async () => {
-  await server?.close();
-  await closeSilent?.();
+  await dns?.close();
+  await silent?.close();
 });
 
 const resolver = () => createNodeResolver({ servers: [`udp://127.0.0.1:${port}`], timeoutMs: 2_000 });
@@ -136,19 +102,16 @@ describe('node resolver against a fake DNS server', () => {
   });
 
   it('reports failure, never throws, when the server stays silent (bounded by its timeout)', async () => {
-    const before = queries;
-    const r = createNodeResolver({ servers: [`127.0.0.1:${silentPort}`], timeoutMs: 300 });
+    const before = dns.questions.length;
+    const r = createNodeResolver({ servers: [`127.0.0.1:${silent.port}`], timeoutMs: 300 });
     expect(await r.mx('mx.test')).toEqual({ ok: false, reason: 'failure' });
     expect(await r.addresses('mx.test')).toEqual({ ok: false, reason: 'failure' });
-    expect(queries).toBe(before);
+    expect(dns.questions.length).toBe(before);
+    expect(silent.received()).toBeGreaterThan(0);
   });
 
   it('reports failure when nothing listens on the port', async () => {
-    const dead = createSocket('udp4');
-    await new Promise<void>((resolve) => dead.bind(0, '127.0.0.1', resolve));
-    const deadPort = dead.address().port;
-    await new Promise<void>((resolve) => dead.close(() => resolve()));
-    const r = createNodeResolver({ servers: [`127.0.0.1:${deadPort}`], timeoutMs: 300 });
+    const r = createNodeResolver({ servers: [`127.0.0.1:${await deadUdpPort()}`], timeoutMs: 300 });
     expect(await r.mx('mx.test')).toEqual({ ok: false, reason: 'failure' });
   });
 

@@ -39,10 +39,11 @@ const STATUS_TEXT: Record<number, string> = {
   402: 'Credit balance too low (insufficient_credits)',
   403: 'Restricted video or missing scope',
   404: 'No captions, language not found, or resource unavailable',
+  409: 'The email address already has an account (account_exists)',
   429: 'Rate limited (rate_limited, daily_limit_exceeded); see Retry-After',
   500: 'Internal error (retryable)',
-  502: 'YouTube answered something unparseable (upstream_error)',
-  503: 'YouTube refused us or storage is down (retryable; Retry-After)',
+  502: 'YouTube answered something unparseable (upstream_error), or the code email could not be sent (email_failed)',
+  503: 'YouTube refused us (upstream_blocked), storage is down (storage_unavailable), or sign-up is paused or off (agent_signup_busy, agent_signup_disabled); see Retry-After',
   504: 'The upstream work took too long (upstream_timeout)',
 };
 

@@ -86,6 +86,11 @@ export interface SignupClient {
 /** How long an address's account marker is kept: the account is permanent. */
 const FOREVER_MS = 100 * 365 * 24 * 3_600_000;
 
+/** The Ledger counter that says a grant key received its free credits (the grant itself is idempotent). */
+function grantedMarker(grantKey: string): string {
+  return `signup:granted:${grantKey}`;
+}
+
 /** The sign-up service. */
 export class Signups {
   constructor(private readonly deps: SignupDeps) {}
@@ -197,9 +202,15 @@ export class Signups {
     const claimed = codeCorrect ? await ledger.consumeOnce(`signup:claim:${token}`, retentionMs) : false;
     const hasAccount =
       codeCorrect && claimed ? (await kv.get(`email:${pending.accountKey}`)) !== undefined : false;
+    // Read before the domain budget is touched: a variant of a granted address gets no grant and
+    // must not use up one of its domain's free grants for the day.
+    const alreadyGranted =
+      codeCorrect && claimed && !hasAccount
+        ? (await ledger.counter(grantedMarker(pending.grantKey), 0, FOREVER_MS)) > 0
+        : false;
     const step = transition(
       state,
-      { type: 'verify', token, attemptNumber, now, codeCorrect, claimed, hasAccount, alreadyGranted: false },
+      { type: 'verify', token, attemptNumber, now, codeCorrect, claimed, hasAccount, alreadyGranted },
       settings,
     );
     if (step.outcome.kind === 'error') {
@@ -257,6 +268,7 @@ export class Signups {
       }
     }
     await this.deps.ledger.grant(accountId, effect.amount, `signup-grant:${effect.grantKey}`);
+    await this.deps.ledger.counter(grantedMarker(effect.grantKey), 1, FOREVER_MS);
   }
 
   private async sendCode(to: string, code: string, expiresAt: number): Promise<void> {
