@@ -5,13 +5,12 @@
  * @module
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError, toEnvelope } from '../errors.ts';
 import type { RateDecision, RateRule } from '../ports/ledger.ts';
 import { asApiError, isTimeout } from '../services/context.ts';
-import { type Route, requestIdFor } from './route.ts';
+import { payloadTooLarge, type Route, requestIdFor } from './route.ts';
 import { accountRoutes } from './routes/account.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { playlistRoutes } from './routes/playlists.ts';
@@ -80,14 +79,14 @@ export function buildHttpApp(ready: Promise<Runtime>, settings: HttpSettings): H
         ),
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: settings.maxBodyBytes,
-      onError: () => {
-        throw new ApiError('payload_too_large', `The request body exceeds ${settings.maxBodyBytes} bytes.`);
-      },
-    }),
-  );
+  // A declared Content-Length over the limit is refused before anything is read; bodies without
+  // one (chunked) are counted while route.ts reads them. (Hono's bodyLimit rebuilds the Request,
+  // which fails on Node without overridden globals.)
+  app.use(async (c, next) => {
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > settings.maxBodyBytes) throw payloadTooLarge(settings.maxBodyBytes);
+    await next();
+  });
 
   const api = settings.routes !== 'signup';
   const routes: Route[] = [

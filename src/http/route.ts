@@ -110,8 +110,39 @@ function queryRecord(url: string): Record<string, string> {
   return out;
 }
 
-async function readBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+/** The error of a body over `limit` bytes. */
+export function payloadTooLarge(limit: number): ApiError {
+  return new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
+}
+
+/** Reads the body as UTF-8, refusing it as soon as it passes `limit` bytes. */
+async function readText(c: Context, limit: number): Promise<string> {
+  const body = c.req.raw.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+async function readBody(c: Context, limit: number): Promise<unknown> {
+  const text = await readText(c, limit);
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
@@ -171,7 +202,9 @@ export function defineRoute<
         const input = {
           params: spec.params ? validate(spec.params, c.req.param(), 'path') : undefined,
           query: spec.query ? validate(spec.query, queryRecord(c.req.url), 'query') : undefined,
-          body: spec.body ? validate(spec.body, await readBody(c), 'body') : undefined,
+          body: spec.body
+            ? validate(spec.body, await readBody(c, rt.deps.limits.maxBodyBytes), 'body')
+            : undefined,
         } as RouteInput<P, Q, B>;
         const signal = spec.ownDeadline
           ? c.req.raw.signal

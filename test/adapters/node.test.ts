@@ -92,6 +92,42 @@ describe('Express middleware', () => {
   });
 });
 
+describe('bodies over a real socket', () => {
+  it('revokes with DELETE (no Content-Length) and refuses a chunked body over the limit', async () => {
+    const base = await listen(
+      createHandler({ ...options(), limits: { reconcileIntervalMs: 0, maxBodyBytes: 1024 } }),
+    );
+    const created = await fetch(`${base}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 1 }),
+    });
+    const { api_key: key, key_id: keyId } = (await created.json()) as { api_key: string; key_id: string };
+    const revoked = await fetch(`${base}/admin/keys/${keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(revoked.status).toBe(204);
+    expect((await fetch(`${base}/v1/account`, { headers: { 'x-api-key': key } })).status).toBe(401);
+
+    const big = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++)
+          controller.enqueue(new TextEncoder().encode(`{"pad":"${'x'.repeat(400)}"}`));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${base}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: big,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+});
+
 describe('node:http listener and serve()', () => {
   it('answers as a plain request listener', async () => {
     const base = await listen(createHandler(options()));
