@@ -6,12 +6,13 @@
 
 import { cpus, loadavg } from 'node:os';
 import { sinkValue } from './measure.ts';
+import { benchRedis } from './redis.ts';
 import { benchRender } from './render.ts';
 
 /** A section resolves to `false` when one of its goals is missed (anything else: fine). */
 type Section = () => Promise<unknown>;
 
-const SECTIONS: readonly Section[] = [benchRender];
+const SECTIONS: readonly Section[] = [benchRender, benchRedis];
 
 async function main(): Promise<void> {
   console.log('# tubescribe benchmarks');

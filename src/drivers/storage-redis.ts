@@ -17,7 +17,10 @@ import { systemClock } from './system.ts';
 
 /** Options of {@link openRedisStorage}. */
 export interface RedisStorageOptions {
-  /** Key prefix shared by the KeyValue and the Ledger. Default `tubescribe:`. */
+  /**
+   * Key prefix shared by the KeyValue and the Ledger. Default: the URL's `prefix` query parameter
+   * (`redis://host:6379/0?prefix=shop:`), else `tubescribe:`.
+   */
   prefix?: string;
   /** The clock the KeyValue checks expiries with. Default: the system clock. */
   clock?: Clock;
@@ -35,24 +38,47 @@ export interface RedisStorage {
   close(): Promise<void>;
 }
 
-/** ioredis options that fail fast while Redis is away and reconnect forever. */
+/** ioredis options that fail fast while Redis is away, never replay a command, and reconnect forever. */
 export function failFastOptions(commandTimeoutMs = 2000): RedisOptions {
   return {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // A command whose caller already saw it fail must not run later on a new connection (a
+    // consume-once or a rate-limit hit would then count for nobody).
+    autoResendUnfulfilledCommands: false,
     connectTimeout: commandTimeoutMs,
     commandTimeout: commandTimeoutMs,
     retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2000),
   };
 }
 
-/** Opens the KeyValue and the Ledger on the Redis at `url` (waits for the first connection). */
+const PREFIX = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * Splits the `prefix` query parameter off a Redis URL (several deployments, or test runs, can then
+ * share one Redis): the URL for ioredis, and the prefix when given. A prefix is 1–64 characters
+ * of `A-Z a-z 0-9 _ . : -` (no braces: they would break the ledger's hash tags).
+ */
+export function splitRedisUrl(url: string): { url: string; prefix?: string } {
+  if (!url.includes('prefix=')) return { url };
+  const parsed = new URL(url);
+  const prefix = parsed.searchParams.get('prefix');
+  if (prefix === null) return { url };
+  if (!PREFIX.test(prefix)) {
+    throw new Error(`The Redis key prefix "${prefix}" must be 1–64 characters of A-Z a-z 0-9 _ . : -`);
+  }
+  parsed.searchParams.delete('prefix');
+  return { url: parsed.toString(), prefix };
+}
+
+/** Opens the KeyValue and the Ledger on the Redis at `redisUrl` (waits for the first connection). */
 export async function openRedisStorage(
-  url: string,
+  redisUrl: string,
   options: RedisStorageOptions = {},
 ): Promise<RedisStorage> {
-  const prefix = options.prefix ?? 'tubescribe:';
+  const { url, prefix: fromUrl } = splitRedisUrl(redisUrl);
+  const prefix = options.prefix ?? fromUrl ?? 'tubescribe:';
   const clientOptions = failFastOptions(options.commandTimeoutMs);
   const ledgerClient = new Redis(url, clientOptions);
   const driver = redisDriver({ base: `${prefix}kv`, url, ...clientOptions });

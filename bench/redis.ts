@@ -1,0 +1,186 @@
+/**
+ * Redis benchmark (issue 5): reserve+commit pairs per second through the Redis Ledger with 50
+ * concurrent clients, next to plain `INCRBY` round trips measured in the same run (the ratio is
+ * the figure); and the latency a charged request gains from Redis storage (p50, p99): the same
+ * `GET` on an app with memory storage and on one with Redis storage. Skipped, with a notice,
+ * when no Redis answers (`TUBESCRIBE_TEST_REDIS`, else redis://127.0.0.1:6379). Every key it
+ * writes carries a fresh prefix and is deleted at the end.
+ */
+import { Redis } from 'ioredis';
+import { createTubescribe, type Tubescribe } from '../src/app.ts';
+import { createFixturesUpstream } from '../src/drivers/fixtures-upstream.ts';
+import { createRedisLedger } from '../src/drivers/ledger-redis.ts';
+import { openRedisStorage } from '../src/drivers/storage-redis.ts';
+import { silentLogger } from '../src/drivers/system.ts';
+import type { KeyValue } from '../src/ports/kv.ts';
+import type { Ledger } from '../src/ports/ledger.ts';
+import { printTable } from './measure.ts';
+
+const CLIENTS = 50;
+const RUN_MS = 2000;
+const REQUESTS = 3000;
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const ROUTE = '/v1/transcripts?video_id=rCAS2eD-mcw&format=text';
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/** Runs `op` in `CLIENTS` concurrent loops (one call in flight each) for `RUN_MS`: calls/s and latencies. */
+async function throughput(
+  op: (client: number, i: number) => Promise<unknown>,
+): Promise<{ perSecond: number; sorted: number[] }> {
+  const latencies: number[] = [];
+  const until = performance.now() + RUN_MS;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let i = 0; performance.now() < until; i++) {
+        const t0 = performance.now();
+        await op(client, i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  return { perSecond: latencies.length / seconds, sorted: latencies.sort((a, b) => a - b) };
+}
+
+/** Timed sequential requests, alternating between the apps (same machine conditions for both). */
+async function requestLatencies(apps: readonly { ts: Tubescribe; key: string }[]): Promise<number[][]> {
+  const inits = apps.map(({ key }) => ({ headers: { authorization: `Bearer ${key}` } }));
+  for (let i = 0; i < 200; i++)
+    for (const [n, { ts }] of apps.entries()) await (await ts.app.request(ROUTE, inits[n])).text();
+  const out: number[][] = apps.map(() => []);
+  for (let i = 0; i < REQUESTS; i++) {
+    for (const [n, { ts }] of apps.entries()) {
+      const t0 = performance.now();
+      const res = await ts.app.request(ROUTE, inits[n]);
+      await res.text();
+      out[n]!.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`bench request answered ${res.status}`);
+    }
+  }
+  return out.map((latencies) => latencies.sort((a, b) => a - b));
+}
+
+/** An app on the given storage with a funded key on an unlimited plan. */
+async function appWith(storage: {
+  kv?: KeyValue;
+  ledger?: Ledger;
+}): Promise<{ ts: Tubescribe; key: string }> {
+  const ts = createTubescribe({
+    ...storage,
+    upstream: createFixturesUpstream('fixtures/demo'),
+    logger: silentLogger,
+    adminToken: ADMIN,
+    plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },
+    limits: { reconcileIntervalMs: 0 },
+  });
+  const res = await ts.app.request('/admin/keys', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits: 1_000_000, plan: 'bench' }),
+  });
+  if (res.status !== 201) throw new Error(`bench key creation failed: ${res.status}`);
+  return { ts, key: ((await res.json()) as { api_key: string }).api_key };
+}
+
+async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await client.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** Runs the Redis benchmark; true (no goals: the figures are the result), also when skipped. */
+export async function benchRedis(): Promise<boolean> {
+  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  console.log('\n## Redis: ledger throughput and the latency Redis adds to a charged request\n');
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch {
+    probe.disconnect();
+    console.log(`SKIPPED: no Redis answers at ${url} (set TUBESCRIBE_TEST_REDIS to run this section).`);
+    return true;
+  }
+  const prefix = `tsbench:${process.pid}:${Date.now().toString(36)}:`;
+  const clients = await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const client = new Redis(url, { lazyConnect: true });
+      await client.connect();
+      return client;
+    }),
+  );
+  try {
+    const ledgers = clients.map((client) => createRedisLedger({ client, prefix }));
+    await ledgers[0]!.grant('acct', 1_000_000_000, 'bench');
+    // Warm up both (script loading, connections), then measure each for the same time.
+    await Promise.all(
+      ledgers.map((l, c) => l.reserve('acct', 1, `w${c}`, 60_000).then(() => l.commit(`w${c}`))),
+    );
+    const incr = await throughput((c) => clients[c]!.incrby(`${prefix}counter`, 1));
+    const pairs = await throughput(async (c, i) => {
+      const id = `r${c}:${i}`;
+      await ledgers[c]!.reserve('acct', 1, id, 60_000);
+      await ledgers[c]!.commit(id);
+    });
+    const ms = (x: number) => x.toFixed(3);
+    printTable([
+      [`${CLIENTS} concurrent clients, ${RUN_MS / 1000} s each`, 'per second', 'p50 ms', 'p99 ms'],
+      [
+        'INCRBY round trips',
+        incr.perSecond.toFixed(0),
+        ms(quantile(incr.sorted, 0.5)),
+        ms(quantile(incr.sorted, 0.99)),
+      ],
+      [
+        'reserve + commit pairs',
+        pairs.perSecond.toFixed(0),
+        ms(quantile(pairs.sorted, 0.5)),
+        ms(quantile(pairs.sorted, 0.99)),
+      ],
+    ]);
+    console.log(
+      `\nratio: ${(pairs.perSecond / incr.perSecond).toFixed(3)} pairs per INCRBY ` +
+        `(${(incr.perSecond / pairs.perSecond).toFixed(2)} INCRBY round trips per pair; a pair is 3 round trips: ` +
+        'EVALSHA reserve, HGET + EVALSHA settle)',
+    );
+
+    const memory = await appWith({});
+    const storage = await openRedisStorage(url, { prefix });
+    const redis = await appWith({ kv: storage.kv, ledger: storage.ledger });
+    const [onMemory = [], onRedis = []] = await requestLatencies([memory, redis]);
+    await memory.ts.close();
+    await redis.ts.close();
+    await storage.close();
+    console.log(
+      `\n### GET ${ROUTE} (L1 cache warm, charged 1 credit), ${REQUESTS} sequential requests each, alternating\n`,
+    );
+    const row = (name: string, s: number[]) => [name, ms(quantile(s, 0.5)), ms(quantile(s, 0.99))];
+    printTable([
+      ['storage', 'p50 ms', 'p99 ms'],
+      row('memory', onMemory),
+      row('redis', onRedis),
+      [
+        'added by Redis',
+        ms(quantile(onRedis, 0.5) - quantile(onMemory, 0.5)),
+        ms(quantile(onRedis, 0.99) - quantile(onMemory, 0.99)),
+      ],
+    ]);
+    return true;
+  } finally {
+    await deleteKeys(clients[0]!, prefix);
+    await Promise.all(clients.map((client) => client.quit()));
+    await probe.quit();
+  }
+}
