@@ -3,98 +3,28 @@
  * fixtures upstream. Creates a key through the admin API, spends credits, stops on SIGTERM,
  * restarts on the same folder with everything kept, and refuses a second process on the folder.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildServer, FIXTURE_VIDEO, startServer, writeFixtures } from '../helpers/processes.ts';
 
 const ADMIN = 'e2e-admin-token-0123456789abcdefgh';
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 let dir: string;
 
-async function writeFixtures(root: string): Promise<void> {
-  await mkdir(join(root, 'videos'), { recursive: true });
-  await mkdir(join(root, 'captions'), { recursive: true });
-  const player = {
-    videoId: 'aaaaaaaaaaa',
-    title: 'E2E video',
-    author: 'Someone',
-    channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa',
-    description: '',
-    lengthSeconds: 10,
-    viewCount: 1,
-    keywords: [],
-    thumbnails: [],
-    live: 'none',
-    tracks: [
-      {
-        languageCode: 'en',
-        name: 'English',
-        kind: 'manual',
-        isTranslatable: false,
-        isDefault: true,
-        ref: 'aaa.en',
-      },
-    ],
-  };
-  await writeFile(join(root, 'videos', 'aaaaaaaaaaa.json'), JSON.stringify({ player }));
-  await writeFile(
-    join(root, 'captions', 'aaa.en.json'),
-    JSON.stringify({
-      format: 'json3',
-      document: { events: [{ tStartMs: 0, dDurationMs: 1000, segs: [{ utf8: 'Hi there.' }] }] },
-    }),
-  );
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
-
-function start(env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [...CLI, 'serve'], {
-    env: {
-      ...process.env,
-      TUBESCRIBE_PORT: '0',
-      TUBESCRIBE_STORAGE: `fs:${join(dir, 'store')}`,
-      TUBESCRIBE_UPSTREAM: `fixtures:${join(dir, 'fixtures')}`,
-      TUBESCRIBE_ADMIN_TOKEN: ADMIN,
-      TUBESCRIBE_LOG: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, stderr: () => err });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${err}`));
-    });
+/** Starts the CLI on the test's fs storage and fixtures, with the e2e admin token. */
+function start(env: Record<string, string> = {}): Promise<ChildServer> {
+  return startServer({
+    TUBESCRIBE_STORAGE: `fs:${join(dir, 'store')}`,
+    TUBESCRIBE_UPSTREAM: `fixtures:${join(dir, 'fixtures')}`,
+    TUBESCRIBE_ADMIN_TOKEN: ADMIN,
+    ...env,
   });
 }
 
-function stop(server: Server): Promise<number | null> {
-  return new Promise((resolve) => {
-    server.child.once('exit', (code) => resolve(code));
-    server.child.kill('SIGTERM');
-  });
-}
+const stop = (server: ChildServer): Promise<number | null> => server.stop();
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
@@ -123,7 +53,7 @@ describe('tubescribe serve (child process)', () => {
       key = String(body.api_key);
       account = String(body.account_id);
       for (let i = 0; i < 2; i++) {
-        const res = await fetch(`${server.url}/v1/transcripts?video_id=aaaaaaaaaaa&format=text`, {
+        const res = await fetch(`${server.url}/v1/transcripts?video_id=${FIXTURE_VIDEO}&format=text`, {
           headers: { authorization: `Bearer ${key}` },
         });
         expect(res.status).toBe(200);

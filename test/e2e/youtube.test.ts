@@ -4,17 +4,17 @@
  * TUBESCRIBE_YOUTUBE_ORIGIN pointing at it. Transcripts, video-info, a channel's second page, a
  * playlist and a search go through the REST API.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type ChildServer, startServer } from '../helpers/processes.ts';
 import { describeRecordings } from '../youtube/recordings.ts';
 import { ReplayFetch } from '../youtube/replay-fetch.ts';
 
 const ADMIN = 'e2e-youtube-admin-token-0123456789';
 let youtube: Server;
 let replay: ReplayFetch;
-let child: ChildProcess;
+let server: ChildServer | undefined;
 let base = '';
 let key = '';
 
@@ -55,35 +55,15 @@ function startFakeYouTube(): Promise<string> {
   });
 }
 
-function startTubescribe(origin: string): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    env: {
-      ...process.env,
-      TUBESCRIBE_PORT: '0',
-      TUBESCRIBE_STORAGE: 'memory',
-      TUBESCRIBE_UPSTREAM: 'youtube',
-      TUBESCRIBE_YOUTUBE_ORIGIN: origin,
-      TUBESCRIBE_ADMIN_TOKEN: ADMIN,
-      TUBESCRIBE_LOG: 'error',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startTubescribe(origin: string): Promise<string> {
+  server = await startServer({
+    TUBESCRIBE_STORAGE: 'memory',
+    TUBESCRIBE_UPSTREAM: 'youtube',
+    TUBESCRIBE_YOUTUBE_ORIGIN: origin,
+    TUBESCRIBE_ADMIN_TOKEN: ADMIN,
+    TUBESCRIBE_LOG: 'error',
   });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tubescribe did not start: ${err}`)), 15_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+  return server.url;
 }
 
 const get = async (path: string) => {
@@ -103,7 +83,7 @@ describeRecordings('REST API over a fake YouTube (TUBESCRIBE_YOUTUBE_ORIGIN)', (
   }, 30_000);
 
   afterAll(async () => {
-    child?.kill('SIGTERM');
+    await server?.stop();
     await new Promise<void>((resolve) => youtube?.close(() => resolve()));
   });
 
