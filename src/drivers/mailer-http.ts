@@ -24,6 +24,7 @@
  */
 import { ofetch } from 'ofetch';
 import type { Mailer, MailMessage } from '../ports/mailer.ts';
+import { settingUrl } from './setting-url.ts';
 
 /** Options of {@link createHttpMailer}. */
 export interface HttpMailerOptions {
@@ -68,15 +69,7 @@ export function defaultFrom(hostname: string): string {
  * @throws Error with an operator-readable message (never echoing the token).
  */
 export function parseHttpMailerUrl(url: string, options: HttpMailerOptions = {}): HttpMailerSettings {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error('TUBESCRIBE_MAILER: not a valid http(s):// mail API URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new Error(`TUBESCRIBE_MAILER: expected an http(s):// mail API URL, got ${parsed.protocol}//`);
-  }
+  const parsed = settingUrl('TUBESCRIBE_MAILER', url, ['https:', 'http:'], 'an http(s):// mail API URL');
   const userinfo =
     decodeURIComponent(parsed.username) + (parsed.password ? `:${decodeURIComponent(parsed.password)}` : '');
   const from = options.from ?? parsed.searchParams.get('from') ?? defaultFrom(parsed.hostname);

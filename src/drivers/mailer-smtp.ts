@@ -20,6 +20,7 @@
 import { createTransport } from 'nodemailer';
 import type { Mailer, MailMessage } from '../ports/mailer.ts';
 import { defaultFrom } from './mailer-http.ts';
+import { settingUrl } from './setting-url.ts';
 
 /** Options of {@link createSmtpMailer}. */
 export interface SmtpMailerOptions {
@@ -54,15 +55,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * @throws Error with an operator-readable message (never echoing the password).
  */
 export function parseSmtpUrl(url: string, options: SmtpMailerOptions = {}): SmtpSettings {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error('TUBESCRIBE_MAILER: not a valid smtp:// or smtps:// URL');
-  }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
-    throw new Error(`TUBESCRIBE_MAILER: expected smtp:// or smtps://, got ${parsed.protocol}//`);
-  }
+  const parsed = settingUrl('TUBESCRIBE_MAILER', url, ['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL');
   if (parsed.hostname === '') throw new Error('TUBESCRIBE_MAILER: the SMTP URL has no host');
   for (const key of parsed.searchParams.keys()) {
     if (key !== 'from' && key !== 'tls') {

@@ -12,6 +12,7 @@
  */
 import { ofetch } from 'ofetch';
 import type { Lookup, MxRecord, Resolver } from '../ports/dns.ts';
+import { settingUrl } from './setting-url.ts';
 
 /** Options of {@link createDohResolver}. */
 export interface DohResolverOptions {
@@ -77,15 +78,7 @@ export function dohLookup<T>(body: unknown, type: number, parse: (data: string) 
  * @throws Error at creation when `url` is not an http(s) URL.
  */
 export function createDohResolver(url: string, options: DohResolverOptions = {}): Resolver {
-  let endpoint: URL;
-  try {
-    endpoint = new URL(url);
-  } catch {
-    throw new Error('TUBESCRIBE_DNS: not a valid DNS-over-HTTPS URL');
-  }
-  if (endpoint.protocol !== 'https:' && endpoint.protocol !== 'http:') {
-    throw new Error('TUBESCRIBE_DNS: a DNS-over-HTTPS URL must start with https://');
-  }
+  const endpoint = settingUrl('TUBESCRIBE_DNS', url, ['https:', 'http:'], 'a DNS-over-HTTPS https:// URL');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function query<T>(

@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { defineRoute, type Route } from '../route.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
 import type { Runtime } from '../runtime.ts';
 import { cursorOf, localeOf, localeQuery, pageQuery, playlistId } from '../schemas.ts';
 
@@ -14,6 +14,12 @@ const errors = [400, 404, 502, 503, 504];
 
 /** The playlist routes. */
 export function playlistRoutes(rt: Runtime): Route[] {
+  /** One page of the playlist a request names (both routes answer from it). */
+  const page = (input: RouteInput<typeof params, typeof query, undefined>, ctx: RouteContext) =>
+    rt.services.playlists.page(input.params.id, cursorOf(input.query), {
+      ...ctx.call,
+      ...localeOf(input.query),
+    });
   return [
     defineRoute({
       method: 'get',
@@ -31,10 +37,7 @@ export function playlistRoutes(rt: Runtime): Route[] {
       response: { description: 'A playlist page' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.playlists.page(input.params.id, cursorOf(input.query), {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await page(input, ctx);
         return { json: record, cache };
       },
     }),
@@ -52,10 +55,7 @@ export function playlistRoutes(rt: Runtime): Route[] {
       response: { description: 'playlist_id, title, videos, has_more, next_cursor (null when done)' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.playlists.page(input.params.id, cursorOf(input.query), {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await page(input, ctx);
         const title = typeof record.title === 'string' ? record.title : null;
         return {
           json: {
