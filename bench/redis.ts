@@ -8,9 +8,9 @@
  */
 import { Redis } from 'ioredis';
 import { createTubescribe, type Tubescribe } from '../src/app.ts';
-import { createFixturesUpstream } from '../src/drivers/fixtures-upstream.ts';
-import { createRedisLedger } from '../src/drivers/ledger-redis.ts';
-import { openRedisStorage } from '../src/drivers/storage-redis.ts';
+import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
+import { createRedisLedger } from '../src/drivers/redis/ledger.ts';
+import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import { silentLogger } from '../src/drivers/system.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';

@@ -6,7 +6,7 @@
  *   TUBESCRIBE_RECORDINGS=../shared/youtube-recordings node --import tsx scripts/make-demo-fixtures.ts
  *
  * The recordings are not copied: only the parsers' normalised output is written (the layout of
- * `src/drivers/fixtures-upstream.ts`), with a stable key order and at most 3 sizes per thumbnail
+ * `src/drivers/node/fixtures-upstream.ts`), with a stable key order and at most 3 sizes per thumbnail
  * list. No recording holds real timed text, so the caption documents of rCAS2eD-mcw are json3
  * built here from the hand-written, illustrative text in {@link EN_TEXT}. The output is
  * formatted with Biome so that `biome check` passes; `fixtures/demo/README.md` (hand-written)

@@ -9,10 +9,10 @@
  * ```
  * @module
  */
-export { createRedisLedger, type RedisLedgerOptions } from './drivers/ledger-redis.ts';
+export { createRedisLedger, type RedisLedgerOptions } from './drivers/redis/ledger.ts';
 export {
   failFastOptions,
   openRedisStorage,
   type RedisStorage,
   type RedisStorageOptions,
-} from './drivers/storage-redis.ts';
+} from './drivers/redis/storage.ts';

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createFixturesUpstream } from '../src/drivers/fixtures-upstream.ts';
+import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
 import { type TestApp, testApp } from './helpers/app.ts';
 
 const DEMO = fileURLToPath(new URL('../fixtures/demo', import.meta.url));

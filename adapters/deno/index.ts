@@ -10,14 +10,14 @@ import {
   createDenoKvLedger,
   type DenoKv,
   type DenoKvLedgerOptions,
-} from '../../src/drivers/ledger-deno-kv.ts';
+} from '../../src/drivers/deno/ledger-kv.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
 
 export {
   createDenoKvLedger,
   type DenoKv,
   type DenoKvLedgerOptions,
-} from '../../src/drivers/ledger-deno-kv.ts';
+} from '../../src/drivers/deno/ledger-kv.ts';
 
 interface DenoServer {
   readonly addr: { hostname: string; port: number };

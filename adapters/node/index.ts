@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { type AppOptions, createTubescribe, type Tubescribe } from '../../src/app.ts';
 
-export { createMailer } from '../../src/drivers/mailer.ts';
-export { createSmtpMailer } from '../../src/drivers/mailer-smtp.ts';
-export { createResolver } from '../../src/drivers/resolver.ts';
-export { createNodeResolver } from '../../src/drivers/resolver-node.ts';
+export { createMailer } from '../../src/drivers/node/mailer.ts';
+export { createSmtpMailer } from '../../src/drivers/node/mailer-smtp.ts';
+export { createResolver } from '../../src/drivers/node/resolver.ts';
+export { createNodeResolver } from '../../src/drivers/node/resolver-node.ts';
 
 /** A `node:http` request listener; also Connect/Express middleware (`next` is never needed). */
 export type NodeHandler = (

@@ -5,9 +5,9 @@
  */
 import process from 'node:process';
 import { serve } from '../../adapters/node/index.ts';
-import { createFixturesUpstream } from '../drivers/fixtures-upstream.ts';
-import { createMailer } from '../drivers/mailer.ts';
-import { createResolver } from '../drivers/resolver.ts';
+import { createFixturesUpstream } from '../drivers/node/fixtures-upstream.ts';
+import { createMailer } from '../drivers/node/mailer.ts';
+import { createResolver } from '../drivers/node/resolver.ts';
 import { createJsonLogger } from '../drivers/system.ts';
 import { createYouTubeUpstream } from '../drivers/youtube/index.ts';
 import { profilesFromEnv } from '../drivers/youtube/profiles.ts';

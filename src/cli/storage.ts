@@ -3,11 +3,11 @@
  * @module
  */
 
-import { lockFolder } from '../drivers/fs-lock.ts';
 import { createMemoryKv } from '../drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
-import { openRedisStorage } from '../drivers/storage-redis.ts';
-import { createFsKv } from '../drivers/unstorage-fs.ts';
+import { lockFolder } from '../drivers/node/fs-lock.ts';
+import { createFsKv } from '../drivers/node/kv-fs.ts';
+import { openRedisStorage } from '../drivers/redis/storage.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Ledger } from '../ports/ledger.ts';

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { kvContract } from '../../test/contracts/kv.ts';
 import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../../test/helpers/redis.ts';
 import { createUnstorageKv, escapeKey, unescapeKey } from './kv-unstorage.ts';
-import { openRedisStorage } from './storage-redis.ts';
-import { atomicFsDriver } from './unstorage-fs.ts';
+import { atomicFsDriver } from './node/kv-fs.ts';
+import { openRedisStorage } from './redis/storage.ts';
 
 kvContract('unstorage memory', async (clock) => ({
   kv: createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock }),

@@ -8,7 +8,7 @@ import { ManualClock } from '../../test/fakes/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import { createUnstorageKv } from './kv-unstorage.ts';
 import { createEmbeddedLedger } from './ledger-embedded.ts';
-import { atomicFsDriver } from './unstorage-fs.ts';
+import { atomicFsDriver } from './node/kv-fs.ts';
 
 ledgerContract('embedded, in memory', async (clock) => ({ ledger: await createEmbeddedLedger({ clock }) }));
 

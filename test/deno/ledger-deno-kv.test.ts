@@ -12,7 +12,7 @@ import {
   createDenoKvLedger,
   type DenoKv,
   type DenoKvAtomicOperation,
-} from '../../src/drivers/ledger-deno-kv.ts';
+} from '../../src/drivers/deno/ledger-kv.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
 import { ledgerContract, ledgerFigures } from '../contracts/ledger.ts';
 import { ManualClock } from '../fakes/clock.ts';

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { createTubescribe, type Tubescribe } from '../../src/app.ts';
-import { openRedisStorage, type RedisStorage } from '../../src/drivers/storage-redis.ts';
+import { openRedisStorage, type RedisStorage } from '../../src/drivers/redis/storage.ts';
 import { silentLogger } from '../../src/drivers/system.ts';
 import type { AppOptions } from '../../src/options.ts';
 import type { Clock } from '../../src/ports/clock.ts';

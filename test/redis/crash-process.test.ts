@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { createTubescribe } from '../../src/app.ts';
-import { openRedisStorage } from '../../src/drivers/storage-redis.ts';
+import { openRedisStorage } from '../../src/drivers/redis/storage.ts';
 import { silentLogger } from '../../src/drivers/system.ts';
 import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
 import { waitFor } from '../helpers/cluster.ts';

@@ -5,7 +5,7 @@
  * Connections dropped with requests in flight lose no credit and charge none twice.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createRedisLedger } from '../../src/drivers/ledger-redis.ts';
+import { createRedisLedger } from '../../src/drivers/redis/ledger.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
 import { ManualClock } from '../fakes/clock.ts';
 import { VIDEO } from '../fakes/upstream.ts';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRedisLedger } from '../../src/drivers/ledger-redis.ts';
+import { createRedisLedger } from '../../src/drivers/redis/ledger.ts';
 import { countStatuses } from '../helpers/cluster.ts';
 import {
   CHILD_ADMIN,

@@ -6,7 +6,7 @@
  * with the per-domain daily cap on free grants outside the major providers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeResolver } from '../../src/drivers/resolver-node.ts';
+import { createNodeResolver } from '../../src/drivers/node/resolver-node.ts';
 import { type FakeDns, startFakeDns, startSilentUdp } from '../helpers/dns.ts';
 import { expectError, expectJson } from '../helpers/http.ts';
 import { signupHarness, storedKeys, type VerifyBody } from './support.ts';

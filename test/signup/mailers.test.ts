@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMailer } from '../../src/drivers/mailer.ts';
+import { createMailer } from '../../src/drivers/node/mailer.ts';
 import type { Logger } from '../../src/ports/logger.ts';
 import { expectError, expectJson } from '../helpers/http.ts';
 import { codeInText, signupHarness, type VerifyBody } from './support.ts';

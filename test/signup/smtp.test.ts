@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SMTPServerOptions } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSmtpMailer } from '../../src/drivers/mailer-smtp.ts';
+import { createSmtpMailer } from '../../src/drivers/node/mailer-smtp.ts';
 import type { Mailer } from '../../src/ports/mailer.ts';
 import { startFakeDns } from '../helpers/dns.ts';
 import { expectError, expectJson } from '../helpers/http.ts';

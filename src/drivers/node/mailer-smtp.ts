@@ -18,9 +18,9 @@
  * @module
  */
 import { createTransport } from 'nodemailer';
-import type { Mailer, MailMessage } from '../ports/mailer.ts';
-import { defaultFrom } from './mailer-http.ts';
-import { settingUrl } from './setting-url.ts';
+import type { Mailer, MailMessage } from '../../ports/mailer.ts';
+import { defaultFrom } from '../mailer-http.ts';
+import { settingUrl } from '../setting-url.ts';
 
 /** Options of {@link createSmtpMailer}. */
 export interface SmtpMailerOptions {

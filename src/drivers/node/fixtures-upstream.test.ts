@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 import type {
   CaptionTrack,
   ChannelProfile,
@@ -11,7 +11,7 @@ import type {
   TimedText,
   Upstream,
   VideoCard,
-} from '../ports/upstream.ts';
+} from '../../ports/upstream.ts';
 import { createFixturesUpstream } from './fixtures-upstream.ts';
 
 const CHANNEL = 'UCaaaaaaaaaaaaaaaaaaaaaa';

@@ -28,7 +28,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../errors.ts';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../errors.ts';
 import type {
   ChannelProfile,
   ChannelSort,
@@ -42,7 +42,7 @@ import type {
   UpstreamOptions,
   VideoCard,
   VideoExtras,
-} from '../ports/upstream.ts';
+} from '../../ports/upstream.ts';
 
 interface VideoFile {
   player?: PlayerData;

@@ -8,12 +8,12 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
-import type { Clock } from '../ports/clock.ts';
-import type { KeyValue } from '../ports/kv.ts';
-import type { Ledger } from '../ports/ledger.ts';
-import { createUnstorageKv } from './kv-unstorage.ts';
-import { createRedisLedger } from './ledger-redis.ts';
-import { systemClock } from './system.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { KeyValue } from '../../ports/kv.ts';
+import type { Ledger } from '../../ports/ledger.ts';
+import { createUnstorageKv } from '../kv-unstorage.ts';
+import { systemClock } from '../system.ts';
+import { createRedisLedger } from './ledger.ts';
 
 /** Options of {@link openRedisStorage}. */
 export interface RedisStorageOptions {

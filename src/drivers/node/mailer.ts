@@ -2,10 +2,10 @@
  * Chooses the sign-up mailer from `TUBESCRIBE_MAILER`.
  * @module
  */
-import type { Logger } from '../ports/logger.ts';
-import type { Mailer } from '../ports/mailer.ts';
-import { createConsoleMailer } from './mailer-console.ts';
-import { createHttpMailer } from './mailer-http.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Mailer } from '../../ports/mailer.ts';
+import { createConsoleMailer } from '../mailer-console.ts';
+import { createHttpMailer } from '../mailer-http.ts';
 import { createSmtpMailer } from './mailer-smtp.ts';
 
 /** Options passed on to the SMTP and HTTP mailers. */

@@ -23,10 +23,10 @@
  * The KV is typed structurally ({@link DenoKv}), so this module needs no Deno types.
  * @module
  */
-import { evaluateHit, windowKey, windowOf } from '../core/ratelimit.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../ports/ledger.ts';
-import { systemClock } from './system.ts';
+import { evaluateHit, windowKey, windowOf } from '../../core/ratelimit.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../../ports/ledger.ts';
+import { systemClock } from '../system.ts';
 
 /** One part of a Deno KV key. */
 export type DenoKvKeyPart = Uint8Array | string | number | bigint | boolean | symbol;

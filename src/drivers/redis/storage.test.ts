@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../../test/helpers/redis.ts';
-import { openRedisStorage, splitRedisUrl } from './storage-redis.ts';
+import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../../../test/helpers/redis.ts';
+import { openRedisStorage, splitRedisUrl } from './storage.ts';
 
 describe('splitRedisUrl', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseMail, type ReceivedMail, startSmtpServer } from '../../test/helpers/smtp.ts';
+import { parseMail, type ReceivedMail, startSmtpServer } from '../../../test/helpers/smtp.ts';
 import { createSmtpMailer, isLoopbackHost, parseSmtpUrl } from './mailer-smtp.ts';
 
 const message = {

@@ -14,9 +14,9 @@
  * @module
  */
 import type { Redis } from 'ioredis';
-import { evaluateHit } from '../core/ratelimit.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../ports/ledger.ts';
+import { evaluateHit } from '../../core/ratelimit.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../../ports/ledger.ts';
 
 /** Options of {@link createRedisLedger}. */
 export interface RedisLedgerOptions {

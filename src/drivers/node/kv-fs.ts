@@ -7,9 +7,9 @@
 import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createStorage, type Driver, defineDriver } from 'unstorage';
-import type { Clock } from '../ports/clock.ts';
-import type { KeyValue } from '../ports/kv.ts';
-import { createUnstorageKv } from './kv-unstorage.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { KeyValue } from '../../ports/kv.ts';
+import { createUnstorageKv } from '../kv-unstorage.ts';
 
 const TMP = '.tmp-';
 

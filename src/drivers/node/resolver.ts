@@ -2,8 +2,8 @@
  * Chooses the sign-up deliverability resolver from `TUBESCRIBE_DNS`.
  * @module
  */
-import type { Resolver } from '../ports/dns.ts';
-import { createDohResolver } from './resolver-doh.ts';
+import type { Resolver } from '../../ports/dns.ts';
+import { createDohResolver } from '../resolver-doh.ts';
 import { createNodeResolver } from './resolver-node.ts';
 
 /** Options passed on to the resolver. */

@@ -11,8 +11,8 @@
  * @module
  */
 import { Resolver as DnsResolver } from 'node:dns/promises';
-import type { Lookup, MxRecord, Resolver } from '../ports/dns.ts';
-import { mergeAddressLookups } from './resolver-doh.ts';
+import type { Lookup, MxRecord, Resolver } from '../../ports/dns.ts';
+import { mergeAddressLookups } from '../resolver-doh.ts';
 
 /** Options of {@link createNodeResolver}. */
 export interface NodeResolverOptions {

@@ -5,9 +5,9 @@ import {
   startFakeDns,
   startSilentUdp,
   type Zone,
-} from '../../test/helpers/dns.ts';
-import { deliverability } from '../core/email.ts';
-import type { Lookup, MxRecord } from '../ports/dns.ts';
+} from '../../../test/helpers/dns.ts';
+import { deliverability } from '../../core/email.ts';
+import type { Lookup, MxRecord } from '../../ports/dns.ts';
 import { classifyDnsError, createNodeResolver, runtimeNotFound, serverAddress } from './resolver-node.ts';
 
 /** The fake zone: per name, an rcode for every type, or records per type. */

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { LogLevel } from '../ports/logger.ts';
+import type { LogLevel } from '../../ports/logger.ts';
 import { createMailer } from './mailer.ts';
 
 const message = { to: 'agent@example.com', subject: 'Code', text: 'Your code is 123456.' };

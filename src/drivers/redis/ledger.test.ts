@@ -1,6 +1,6 @@
-import { ledgerContract } from '../../test/contracts/ledger.ts';
-import { connect, deleteKeys, describeRedis, uniquePrefix } from '../../test/helpers/redis.ts';
-import { createRedisLedger } from './ledger-redis.ts';
+import { ledgerContract } from '../../../test/contracts/ledger.ts';
+import { connect, deleteKeys, describeRedis, uniquePrefix } from '../../../test/helpers/redis.ts';
+import { createRedisLedger } from './ledger.ts';
 
 describeRedis('Redis ledger', () => {
   ledgerContract('redis', async (clock) => {
