@@ -1,3 +1,9 @@
+/**
+ * The errors clients see: every error code with its HTTP status and whether a retry may succeed,
+ * {@link ApiError}, which services, drivers and the core throw, and the contract's error envelope.
+ * @module
+ */
+
 /** A stable machine-readable error code. */
 export type ErrorCode =
   | 'invalid_request'

@@ -1,20 +1,20 @@
-import type { Random } from '../ports/random.ts';
-import { sha256Hex } from './digest.ts';
-
 /**
  * API keys and random identifiers.
  *
  * A key is `tsk_` + 32 random base62 characters + 6 base62 characters of the CRC32 of those 32
  * characters (decisions.md), so a mistyped or truncated key is rejected without a storage lookup.
  * Only {@link apiKeyDigest} of a key is ever stored.
+ * @module
  */
+import type { Random } from '../ports/random.ts';
+import { sha256Hex } from './digest.ts';
 
 /** The prefix of every API key. */
-export const API_KEY_PREFIX = 'tsk_';
+const API_KEY_PREFIX = 'tsk_';
 /** Random base62 characters in a key (≈ 190 bits). */
-export const API_KEY_RANDOM_LENGTH = 32;
+const API_KEY_RANDOM_LENGTH = 32;
 /** Base62 characters of the checksum (62⁶ > 2³²). */
-export const API_KEY_CHECKSUM_LENGTH = 6;
+const API_KEY_CHECKSUM_LENGTH = 6;
 /** Total length of a key: 4 + 32 + 6 = 42. */
 export const API_KEY_LENGTH: number = API_KEY_PREFIX.length + API_KEY_RANDOM_LENGTH + API_KEY_CHECKSUM_LENGTH;
 

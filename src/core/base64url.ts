@@ -5,6 +5,7 @@
  * whitespace, no characters outside `A–Z a–z 0–9 - _`, and zero unused bits in the last
  * character. Every byte string therefore has exactly one encoding, so changing any character of
  * an encoding either makes it undecodable or decodes to different bytes (cursors rely on this).
+ * @module
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

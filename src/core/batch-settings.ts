@@ -1,10 +1,21 @@
-import type { BatchTaskInput } from './batch.ts';
-import type { Pricing } from './pricing.ts';
-
 /**
  * Batch limits and runner settings, and what a batch task costs: the price of each task type and
  * the Ledger reservation id under which a task's price is held while it runs (see batch.ts).
+ * @module
  */
+import type { Pricing } from './pricing.ts';
+
+/** A batch task type. */
+export type BatchTaskType = 'transcript' | 'basic_info' | 'video_info';
+
+/** The mode of a `video_info` task (the alternative's `fast` default, or `full`). */
+export type VideoInfoMode = 'fast' | 'full';
+
+/** What a task's price depends on. */
+interface PricedTask {
+  type: BatchTaskType;
+  mode?: VideoInfoMode;
+}
 
 /** Batch limits and runner settings (configuration with defaults). */
 export interface BatchSettings {
@@ -50,7 +61,7 @@ export function resolveBatchSettings(overrides: Partial<BatchSettings> = {}): Re
 }
 
 /** The price of one task: transcript → `batch_transcript`, basic_info → `batch_basic_info`, video_info by mode. */
-export function taskPrice(task: Pick<BatchTaskInput, 'type' | 'mode'>, pricing: Pricing): number {
+export function taskPrice(task: PricedTask, pricing: Pricing): number {
   switch (task.type) {
     case 'transcript':
       return pricing.batch_transcript;
@@ -64,10 +75,7 @@ export function taskPrice(task: Pick<BatchTaskInput, 'type' | 'mode'>, pricing: 
 }
 
 /** The most a list of tasks can cost: every task succeeding. */
-export function estimateCredits(
-  tasks: readonly Pick<BatchTaskInput, 'type' | 'mode'>[],
-  pricing: Pricing,
-): number {
+export function estimateCredits(tasks: readonly PricedTask[], pricing: Pricing): number {
   return tasks.reduce((sum, task) => sum + taskPrice(task, pricing), 0);
 }
 

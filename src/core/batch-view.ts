@@ -1,3 +1,8 @@
+/**
+ * The API views of a batch job (see batch.ts for the state machine): the 202 body of
+ * `POST /v1/batch`, the body of `GET /v1/batch/{id}` and the synchronous `?wait=true` result.
+ * @module
+ */
 import {
   type BatchTaskType,
   isFinished,
@@ -8,11 +13,6 @@ import {
   type TaskRecord,
   taskErrorFrom,
 } from './batch.ts';
-
-/**
- * The API views of a batch job (see batch.ts for the state machine): the 202 body of
- * `POST /v1/batch`, the body of `GET /v1/batch/{id}` and the synchronous `?wait=true` result.
- */
 
 /** A job's counters, as reported by both result shapes. */
 export interface BatchTotals {

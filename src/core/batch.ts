@@ -1,7 +1,3 @@
-import { ApiError, type ErrorCode } from '../errors.ts';
-import { BATCH_DEFAULTS, taskPrice } from './batch-settings.ts';
-import type { Pricing } from './pricing.ts';
-
 /**
  * The batch job state machine: job `queued` → `running` → `completed`; task `queued` → `running`
  * → `succeeded` | `failed` (a failed task never fails the job). Every function returns a new
@@ -17,13 +13,13 @@ import type { Pricing } from './pricing.ts';
  *    (commit is idempotent), release those of {@link staleTasks}, then {@link requeueStaleTasks}.
  *    A running task has never been committed (step 2), so re-running it cannot charge twice, and
  *    its result, lost with the process, is produced again.
+ * @module
  */
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { BATCH_DEFAULTS, type BatchTaskType, taskPrice, type VideoInfoMode } from './batch-settings.ts';
+import type { Pricing } from './pricing.ts';
 
-/** A batch task type. */
-export type BatchTaskType = 'transcript' | 'basic_info' | 'video_info';
-
-/** The mode of a `video_info` task (the alternative's `fast` default, or `full`). */
-export type VideoInfoMode = 'fast' | 'full';
+export type { BatchTaskType, VideoInfoMode } from './batch-settings.ts';
 
 /** One task of a batch request, validated and normalised by the HTTP layer. */
 export interface BatchTaskInput {

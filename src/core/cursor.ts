@@ -1,7 +1,3 @@
-import { ApiError } from '../errors.ts';
-import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
-import { hmacSha256 } from './digest.ts';
-
 /**
  * Opaque paging cursors.
  *
@@ -13,7 +9,11 @@ import { hmacSha256 } from './digest.ts';
  *   `binding` is a length-prefixed JSON array of a domain label, the route and the filters (sorted
  *   by key, `undefined` dropped). Route and filters are not stored: the decoder knows them, and a
  *   cursor presented to another route or with other filters fails the tag check.
+ * @module
  */
+import { ApiError } from '../errors.ts';
+import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
+import { hmacSha256 } from './digest.ts';
 
 /** The current cursor format version. */
 export const CURSOR_VERSION = 1;

@@ -1,5 +1,6 @@
 /**
  * SHA-256 and HMAC-SHA256 through Web Crypto (deterministic, on every runtime), and hex.
+ * @module
  */
 
 const encoder = new TextEncoder();

@@ -1,3 +1,9 @@
+/**
+ * Sign-up email addresses: practical validation with a normalised domain, the account and grant keys
+ * (one account and one free grant per mailbox, however the address is spelled), the major-provider
+ * and disposable-domain tests, and the MX/A/AAAA deliverability verdict.
+ * @module
+ */
 import { ApiError } from '../errors.ts';
 import type { Lookup, MxRecord } from '../ports/dns.ts';
 
@@ -24,7 +30,7 @@ export interface EmailLimits {
 }
 
 /** The defaults of {@link EmailLimits}: the SMTP and DNS maxima. */
-export const EMAIL_LIMITS: EmailLimits = {
+const EMAIL_LIMITS: EmailLimits = {
   maxLength: 254,
   maxLocalLength: 64,
   maxDomainLength: 253,

@@ -3,6 +3,7 @@
  *
  * One pass of {@link decodeEntities} undoes one level of escaping; the timedtext parser runs it
  * twice because YouTube escapes caption text twice (see `timedtext-xml.ts`).
+ * @module
  */
 
 /** HTML 4 Latin-1 entity names for U+00A0…U+00FF, in code-point order. */

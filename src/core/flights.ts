@@ -1,6 +1,7 @@
 /**
  * Sharing identical asynchronous work between callers (request coalescing), with per-caller
  * cancellation. No I/O of its own: the work is whatever the caller starts.
+ * @module
  */
 
 /**

@@ -1,19 +1,19 @@
-import { ApiError } from '../errors.ts';
-import type { ChannelLocator } from '../ports/upstream.ts';
-
 /**
  * Parsing of what clients pass as video, playlist and channel identifiers: bare IDs or YouTube
  * URLs. The URL reader is deliberately strict and does not use `new URL` (which maps full-width
  * and percent-encoded host names to ASCII and treats `\` as `/`): scheme and host must be plain
  * ASCII, the scheme http(s) or absent, the host one of {@link YOUTUBE_HOSTS}, with no user info
  * and no port. Only a handle, custom name or user name in a channel URL is percent-decoded.
+ * @module
  */
+import { ApiError } from '../errors.ts';
+import type { ChannelLocator } from '../ports/upstream.ts';
 
 /** Longest input accepted, in UTF-16 code units. */
 export const MAX_ID_INPUT_LENGTH = 2048;
 
 /** The hosts a YouTube URL may name (compared case-insensitively). */
-export const YOUTUBE_HOSTS: readonly string[] = [
+const YOUTUBE_HOSTS: readonly string[] = [
   'youtube.com',
   'www.youtube.com',
   'm.youtube.com',

@@ -1,4 +1,10 @@
 /**
+ * A least-recently-used map bounded by bytes ({@link ByteLru}), the in-process tier of the response
+ * cache.
+ * @module
+ */
+
+/**
  * A least-recently-used map bounded by the total size of its entries (in bytes, as the caller
  * measures them). Used as the L1 tier of the response cache. Pure: expiry is the caller's
  * business (it stores deadlines in the values).

@@ -2,6 +2,7 @@
  * Client networks: the throttle key of a client address. One person usually controls a whole
  * IPv4 /24 or IPv6 /56 (an ISP hands out a /56 per customer), so sign-ups are throttled per
  * network, not per address.
+ * @module
  */
 
 /** Prefix lengths of {@link clientNetwork}. */
@@ -13,7 +14,7 @@ export interface NetworkPrefixes {
 }
 
 /** The defaults of {@link NetworkPrefixes}: IPv4 /24, IPv6 /56. */
-export const NETWORK_PREFIXES: NetworkPrefixes = { ipv4: 24, ipv6: 56 };
+const NETWORK_PREFIXES: NetworkPrefixes = { ipv4: 24, ipv6: 56 };
 
 /** The one key shared by every address {@link clientNetwork} cannot parse. */
 export const UNKNOWN_NETWORK = 'unknown' as const;

@@ -1,3 +1,9 @@
+/**
+ * Rate-limit plans: the default `free` and `paid` plans and the operator's overrides, which plan an
+ * account starts on and moves to after a credit pack, and the requests per second and per UTC day
+ * reported to clients.
+ * @module
+ */
 import type { RateRule } from '../ports/ledger.ts';
 
 /** A named plan: every rule must admit a request (all-or-nothing). */
@@ -63,7 +69,7 @@ export function isDailyRule(rule: RateRule): boolean {
 }
 
 /** Checks one rule from configuration; throws a plain Error naming the plan on a mistake. */
-export function validateRule(plan: string, rule: unknown): RateRule {
+function validateRule(plan: string, rule: unknown): RateRule {
   const r = rule as Partial<RateRule> | null;
   const limit = r?.limit;
   const window = r?.window;

@@ -1,3 +1,8 @@
+/**
+ * Prices in credits: the priced operations with their default table and the operator's overrides,
+ * the credits a 200 response costs (cache hits included or not), and the credit packs an admin grants.
+ * @module
+ */
 import { ApiError } from '../errors.ts';
 
 /**
@@ -92,11 +97,6 @@ export function resolvePricing(overrides: Partial<Record<Operation, number>> = {
     prices[name] = checkAmount(`The price of "${name}"`, value, 0);
   }
   return Object.freeze(prices);
-}
-
-/** The price of one operation in credits. */
-export function priceOf(pricing: Pricing, op: Operation): number {
-  return pricing[op];
 }
 
 /** How charging behaves beyond the price table. */

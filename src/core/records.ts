@@ -1,6 +1,7 @@
 /**
  * The API records of channels, playlists, search and suggestions (snake_case, the contract's
  * field names), built from the Upstream port's normalised data. Pure.
+ * @module
  */
 import type {
   ChannelProfile,
@@ -86,7 +87,7 @@ export interface SearchResultRecord {
 const watchUrl = (id: string): string => `https://www.youtube.com/watch?v=${id}`;
 
 /** The channel URL of an id. */
-export function channelUrl(channelId: string): string {
+function channelUrl(channelId: string): string {
   return `https://www.youtube.com/channel/${channelId}`;
 }
 

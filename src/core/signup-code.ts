@@ -1,11 +1,11 @@
-import type { Random } from '../ports/random.ts';
-import { newId } from './api-keys.ts';
-import { hmacSha256, toHex } from './digest.ts';
-
 /**
  * Sign-up codes and tokens: generating them from an injected Random, checking their shape before
  * any lookup, and the token-bound HMAC under which a code is stored (the code itself never is).
+ * @module
  */
+import type { Random } from '../ports/random.ts';
+import { newId } from './api-keys.ts';
+import { hmacSha256, toHex } from './digest.ts';
 
 /**
  * A uniformly random code of `length` decimal digits (leading zeros kept). Bytes ≥ 250 are

@@ -1,6 +1,8 @@
+/**
+ * The body of a successful sign-up verification (HTTP 201), built once the account and key exist.
+ * @module
+ */
 import { SIGNUP_SETTINGS, type SignupSettings } from './signup-settings.ts';
-
-/** The body of a successful sign-up verification (HTTP 201), built once the account and key exist. */
 
 /** The verify response body (HTTP 201). */
 export interface VerifyResponse {

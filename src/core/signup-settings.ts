@@ -1,7 +1,9 @@
+/**
+ * Agent sign-up settings: code and token lifetimes, attempt limits, the free grant and the throttles.
+ * @module
+ */
 import type { RateRule } from '../ports/ledger.ts';
 import { MAJOR_PROVIDERS } from './email.ts';
-
-/** Agent sign-up settings: code and token lifetimes, attempt limits, the free grant and the throttles. */
 
 /** Throttles of the sign-up service, as Ledger rate rules. */
 export interface SignupThrottles {

@@ -1,13 +1,13 @@
-import { ApiError, type ErrorCode } from '../errors.ts';
-import { accountKey, grantKey, isMajorProvider, type ParsedEmail } from './email.ts';
-import { SIGNUP_SETTINGS, type SignupSettings } from './signup-settings.ts';
-
 /**
  * Agent sign-up as a pure state machine: the contract's "Agent sign-up flow" table, one state per
  * sign-up token. The service checks the address (valid, deliverable, not disposable) and the
  * throttles first, computes the atomic facts (attempt number, consume-once claim, existing
  * account) and then applies the effects returned here, in order.
+ * @module
  */
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { accountKey, grantKey, isMajorProvider, type ParsedEmail } from './email.ts';
+import { SIGNUP_SETTINGS, type SignupSettings } from './signup-settings.ts';
 
 /** A pending sign-up: a code was sent and may still be verified. JSON-serialisable. */
 export interface PendingSignup {

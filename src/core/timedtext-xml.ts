@@ -1,7 +1,3 @@
-import type { Json3Document, Json3Event, Json3Seg } from '../ports/upstream.ts';
-import { decodeEntities } from './entities.ts';
-import { scanXml, type XmlToken } from './xml-scan.ts';
-
 /**
  * YouTube's XML timed text (srv1, srv2, srv3) turned into the equivalent json3 events, so that one
  * pipeline (`timedtext.ts`) makes segments of every format.
@@ -19,7 +15,11 @@ import { scanXml, type XmlToken } from './xml-scan.ts';
  * of a second pass is a caption that literally spells out a reference such as `&amp;`.
  * Missing or unreadable times count as 0 (`dur` defaults to 0); empty cues are left to the
  * pipeline, which drops them.
+ * @module
  */
+import type { Json3Document, Json3Event, Json3Seg } from '../ports/upstream.ts';
+import { decodeEntities } from './entities.ts';
+import { scanXml, type XmlToken } from './xml-scan.ts';
 
 /** A tag that the second decoding pass produced (`<` followed by a letter or `/letter`). */
 const TAG = /<\/?[A-Za-z][^<>]*>/g;

@@ -1,3 +1,8 @@
+/**
+ * Caption timed text (json3, or srv1/srv2/srv3 XML) parsed into a transcript's segments and, for ASR
+ * tracks with real word timings, its words. Tolerant of malformed input: it never throws.
+ * @module
+ */
 import type { Json3Document, Json3Event, Json3Seg, TimedText, TrackKind } from '../ports/upstream.ts';
 import { xmlToJson3 } from './timedtext-xml.ts';
 import type { ParsedTimedText, Word } from './transcript.ts';

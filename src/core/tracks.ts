@@ -1,3 +1,8 @@
+/**
+ * Caption track selection: which track of a video answers a transcript request for a list of
+ * languages under a track policy, and the video's track inventory in the API's field names.
+ * @module
+ */
 import { ApiError } from '../errors.ts';
 import type { CaptionTrack, TrackKind } from '../ports/upstream.ts';
 

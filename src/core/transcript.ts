@@ -1,3 +1,8 @@
+/**
+ * The transcript document shared by the timed-text parser and the renderers: words and segments in
+ * seconds, a track's parsed timed text, and everything a renderer may use.
+ * @module
+ */
 import type { Chapter, Json3Event, TrackKind } from '../ports/upstream.ts';
 
 /** One word with its timing, in seconds. */

@@ -3,6 +3,7 @@
  * core takes no dependency). It never throws and runs in linear time on any input: a `<` that
  * does not start a tag is text, an unterminated tag ends where the next `<` begins, comments,
  * processing instructions and doctypes are skipped.
+ * @module
  */
 
 /** One token of an XML document. Names are lower-cased; text is raw (entities not decoded). */

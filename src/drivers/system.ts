@@ -24,11 +24,6 @@ export const cryptoRandom: Random = {
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** True when `value` names a log level. */
-export function isLogLevel(value: string): value is LogLevel {
-  return value in LEVELS;
-}
-
 /**
  * A logger writing one JSON object per line through `write` (stderr by default), dropping
  * messages below `level`.

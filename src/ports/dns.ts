@@ -1,3 +1,9 @@
+/**
+ * The Resolver port: the MX and address lookups of the sign-up deliverability check, and their
+ * outcomes.
+ * @module
+ */
+
 /** One MX record. A null MX (RFC 7505) is `{ exchange: '', priority: 0 }` or `exchange: '.'`. */
 export interface MxRecord {
   exchange: string;

@@ -1,3 +1,9 @@
+/**
+ * The KeyValue port: the document store for accounts, keys, batch jobs, sign-ups and cached
+ * responses, with per-value lifetimes.
+ * @module
+ */
+
 /** Options for {@link KeyValue.set}. */
 export interface SetOptions {
   /** Lifetime in milliseconds; after it the value MUST no longer be returned. */

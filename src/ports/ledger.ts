@@ -1,3 +1,9 @@
+/**
+ * The Ledger port: everything that must stay exact across instances and processes, namely credit
+ * reservations and grants, rate-limit windows, one-time claims and counters.
+ * @module
+ */
+
 /** One rate-limit rule: at most `limit` hits per window. */
 export interface RateRule {
   limit: number;

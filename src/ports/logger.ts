@@ -1,3 +1,8 @@
+/**
+ * The Logger port: structured, levelled log lines.
+ * @module
+ */
+
 /** Log levels, most verbose first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -1,3 +1,8 @@
+/**
+ * The Mailer port: sending one message (the sign-up codes).
+ * @module
+ */
+
 /** One message to send. */
 export interface MailMessage {
   to: string;

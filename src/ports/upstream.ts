@@ -10,6 +10,7 @@
  * - Calls MUST honour `options.signal`: once it aborts, no further upstream request starts and
  *   the call rejects.
  * - Results MUST be plain JSON-serialisable data (they are cached).
+ * @module
  */
 
 /** An image at one size. */

@@ -14,6 +14,7 @@
  *   markup; this also neutralises `-->`). A WebVTT reader decodes them back.
  * The writers emit UTF-8 bytes (`putUtf8`): a lone surrogate (invalid UTF-16) becomes
  * U+FFFD.
+ * @module
  */
 
 const SRT_HAZARD = /[\r\n\0]|-->/;

@@ -2,6 +2,7 @@
  * Integer-only number printing into byte arrays (see `Utf8Buffer`): table lookups instead
  * of `Number.prototype.toString`, which is most of what `JSON.stringify` spends on transcripts.
  * Every function writes at `at` without bounds checks and returns the new position.
+ * @module
  */
 
 /** `000` … `999` as ASCII digits, 3 bytes per number. */

@@ -11,6 +11,7 @@
  * (`wordLevel`), `word_timestamps` always. `json3` is the Transcript envelope with `segments`
  * (the contract requires them; built as for `segments`) and, beside them, `events`: the
  * document's normalised json3 events (in the object, shared with the document, not copied).
+ * @module
  */
 
 import type { TranscriptDoc } from '../transcript.ts';
@@ -21,8 +22,7 @@ import { sentences, sentencesJson } from './sentences.ts';
 import { renderSrt, renderVtt } from './subtitles.ts';
 import { renderText } from './text.ts';
 
-export type { SegmentJson, TranscriptJson, WordJson } from './json.ts';
-export { hasRealWords } from './json.ts';
+export type { TranscriptJson } from './json.ts';
 
 /** Every output format of the transcript endpoint. */
 export type TranscriptFormat =

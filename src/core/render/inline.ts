@@ -1,6 +1,7 @@
 /**
  * Text helpers for renderers that flow segment texts into running prose (text, sentences,
  * markdown): one-line normalisation and a join that knows CJK text has no spaces between words.
+ * @module
  */
 
 const LINE_BREAK = /[\r\n]/;
@@ -19,7 +20,7 @@ export function oneLine(text: string): string {
  * punctuation, kana, CJK ideographs (BMP), compatibility ideographs, full-width forms.
  * Hangul is not included: Korean separates words with spaces.
  */
-export function isCjk(code: number): boolean {
+function isCjk(code: number): boolean {
   return (
     (code >= 0x3000 && code <= 0x30ff) ||
     (code >= 0x3400 && code <= 0x4dbf) ||

@@ -2,6 +2,7 @@
  * JSON keys of the hot loops (once per word or json3 seg), written byte by byte: unrolled
  * stores are several times faster than a loop over the key's characters. Each writes at `p`
  * (no bounds checks) and returns the new position.
+ * @module
  */
 
 /** Writes `{"word":` (after a `,` unless first); unrolled: this runs once per word. */

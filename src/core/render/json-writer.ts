@@ -7,6 +7,7 @@
  * {@link toMs}), words as `segmentsJson` attaches them. json3 events: see {@link writeEvents}
  * (events whose objects have other keys or another key order differ from `JSON.stringify` in
  * that only).
+ * @module
  */
 
 import type { Json3Event } from '../../ports/upstream.ts';

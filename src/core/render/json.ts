@@ -4,6 +4,7 @@
  * Times are seconds with at most 3 decimals, computed from whole milliseconds (see
  * {@link toMs}): clamped to ≥ 0, an end never before its start, `duration` = end − start.
  * Segment text is kept as the track gives it (JSON needs no escaping rules of its own).
+ * @module
  */
 
 import type { Json3Event, TrackKind } from '../../ports/upstream.ts';

@@ -2,6 +2,7 @@
  * The json3 `events` array of the Transcript JSON, written into a {@link Utf8Buffer}: the
  * {@link Json3Event} / {@link Json3Seg} fields in the interfaces' order, undefined fields left
  * out, numbers as `JSON.stringify` prints them (`null` when not finite).
+ * @module
  */
 
 import type { Json3Event, Json3Seg } from '../../ports/upstream.ts';

@@ -21,6 +21,7 @@
  * Text is escaped just enough to stay prose: `\`, `` ` ``, `*` and `<` get a backslash, and so
  * does a block marker (`#`, `>`, `-`, `+`, `=`, `|`, `~`, `1.`, `1)`) at the start of a paragraph
  * or heading. `_`, `[` and `]` are left alone (`[Music]`, `[ __ ]` stay readable).
+ * @module
  */
 
 import type { Chapter } from '../../ports/upstream.ts';

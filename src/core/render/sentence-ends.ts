@@ -9,6 +9,7 @@
  * A single `.` after a common abbreviation (`Mr.`, `Dr.`, `e.g.`, `i.e.`, `vs.`, …) does not end
  * a sentence. `etc.`, `No.` and `a.m.`/`p.m.` are treated as ends: in speech they end sentences
  * more often than not.
+ * @module
  */
 
 const TERMINATOR_RUN = /[.?!…。？！．｡]+/g;

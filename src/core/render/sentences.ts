@@ -11,6 +11,7 @@
  * A text with no punctuation would otherwise be one sentence: at a segment boundary, a sentence
  * that has reached {@link MAX_SENTENCE_CHARS} is closed there.
  * Words are attached per sentence under the same rule as `segments` (asked for, and real).
+ * @module
  */
 
 import type { Segment, TranscriptDoc, Word } from '../transcript.ts';

@@ -13,6 +13,7 @@
  * cues (no identifiers) in the same layout. Hours take 3 or more digits past 99. An empty
  * transcript gives `''` (SRT) or `WEBVTT\n` (WebVTT: `subtitle`'s parser rejects a header
  * followed by two empty lines and nothing else). Written as bytes ({@link Utf8Buffer}).
+ * @module
  */
 
 import type { Segment } from '../transcript.ts';

@@ -1,5 +1,6 @@
 /**
  * The `text` format: one line per segment, in segment order.
+ * @module
  */
 
 import type { Segment } from '../transcript.ts';

@@ -4,6 +4,7 @@
  * Every renderer works on whole milliseconds: {@link toMs} turns a time in seconds into a
  * clamped integer, and the JSON renderers divide by 1000 again, which yields the shortest
  * decimal (`0.3`, never `0.30000000000000004`) with at most 3 decimals.
+ * @module
  */
 
 /** The largest time a renderer writes: 10^9 s (about 31 years), in ms. */

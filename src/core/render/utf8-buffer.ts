@@ -9,6 +9,7 @@
  * one-byte string (about twice as fast as decoding UTF-16). Hot loops get the array and the
  * write position and use the `put*` functions (no bounds checks: call {@link Utf8Buffer.room}
  * first), then store the position back.
+ * @module
  */
 
 import { putSeconds } from './digits.ts';
