@@ -9,10 +9,11 @@ import {
   rateLimitApiError,
   rateLimitError,
   rateLimitHeaders,
-  retryAfterSeconds,
+  retryAt,
   windowKey,
   windowOf,
 } from './ratelimit.ts';
+import { retryAfterSeconds } from './retry-after.ts';
 
 const FREE = planOf(DEFAULT_PLANS, 'free').rules;
 const PAID = planOf(DEFAULT_PLANS, 'paid').rules;
@@ -258,7 +259,7 @@ describe('evaluateHit', () => {
     fc.assert(
       fc.property(caseArb, ([rules, counts, now]) => {
         const decision = evaluateHit(counts, rules, now);
-        const seconds = retryAfterSeconds(decision);
+        const seconds = retryAfterSeconds(retryAt(decision), decision.now);
         expect(Number.isInteger(seconds)).toBe(true);
         expect(seconds).toBeGreaterThanOrEqual(1);
         if (!decision.allowed) {
@@ -288,7 +289,7 @@ describe('a ledger built on windowKey + evaluateHit', () => {
     const refused = hit('k', rules, utc('2024-02-29T23:59:59.999Z'));
     expect(refused.allowed).toBe(false);
     expect(rateLimitError(refused, rules)).toBe('daily_limit_exceeded');
-    expect(retryAfterSeconds(refused)).toBe(1);
+    expect(retryAfterSeconds(retryAt(refused), refused.now)).toBe(1);
     const next = hit('k', rules, utc('2024-03-01T00:00:00.000Z'));
     expect(next.allowed).toBe(true);
     expect(next.rules[0]?.remaining).toBe(2);
@@ -302,7 +303,7 @@ describe('a ledger built on windowKey + evaluateHit', () => {
     expect(refused).toMatchObject({ allowed: false, blockedBy: 0 });
     expect(refused.rules[1]?.remaining).toBe(99);
     expect(rateLimitError(refused, FREE)).toBe('rate_limited');
-    expect(retryAfterSeconds(refused)).toBe(1);
+    expect(retryAfterSeconds(retryAt(refused), refused.now)).toBe(1);
     const next = hit('k', FREE, t0 + 1000);
     expect(next.allowed).toBe(true);
     expect(next.rules[1]?.remaining).toBe(98);
@@ -327,7 +328,7 @@ describe('retryAfterSeconds and rateLimitError', () => {
     ['weekly window counts as daily', [{ limit: 1, window: 604_800 }], [1], 453_600, 'daily_limit_exceeded'],
   ])('%s', (_name, rules, counts, seconds, code) => {
     const decision = evaluateHit(counts, rules, now);
-    expect(retryAfterSeconds(decision)).toBe(seconds);
+    expect(retryAfterSeconds(retryAt(decision), decision.now)).toBe(seconds);
     expect(rateLimitError(decision, rules)).toBe(code);
     const error = rateLimitApiError(decision, rules);
     expect(error).toBeInstanceOf(ApiError);

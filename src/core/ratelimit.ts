@@ -1,11 +1,12 @@
-import { ApiError } from '../errors.ts';
-import type { RateDecision, RateRule, RuleState } from '../ports/ledger.ts';
-import { isDailyRule, requestsPerSecond, SECONDS_PER_DAY, windowSeconds } from './plans.ts';
-
 /**
  * Fixed-window rate limiting, the one algorithm every Ledger implements (the in-memory ledger
  * calls these functions; the Redis Lua script mirrors {@link evaluateHit} and {@link windowKey}).
+ * @module
  */
+import { ApiError } from '../errors.ts';
+import type { RateDecision, RateRule, RuleState } from '../ports/ledger.ts';
+import { isDailyRule, requestsPerSecond, SECONDS_PER_DAY, windowSeconds } from './plans.ts';
+import { retryAfterSeconds, secondsUntil } from './retry-after.ts';
 
 const DAY_MS = SECONDS_PER_DAY * 1000;
 
@@ -80,14 +81,14 @@ function exhaustedRules(decision: RateDecision): number[] {
 }
 
 /**
- * Whole seconds until a hit can pass again: until the last of the exhausted rules' windows
- * resets (so a client refused by both the per-second and the daily rule waits for 00:00 UTC),
- * rounded up, at least 1. It is never more than the longest exhausted rule's window.
+ * When (epoch ms) a hit can pass again: when the last of the exhausted rules' windows resets (so a
+ * client refused by both the per-second and the daily rule waits for 00:00 UTC); `decision.now`
+ * when no rule is exhausted. Its Retry-After is `retryAfterSeconds(retryAt(decision), decision.now)`
+ * (whole seconds, at least 1), never more than the longest exhausted rule's window.
  */
-export function retryAfterSeconds(decision: RateDecision): number {
+export function retryAt(decision: RateDecision): number {
   const resets = exhaustedRules(decision).map((i) => decision.rules[i]?.resetAt ?? decision.now);
-  const resetAt = resets.length === 0 ? decision.now : Math.max(...resets);
-  return Math.max(1, Math.ceil((resetAt - decision.now) / 1000));
+  return resets.length === 0 ? decision.now : Math.max(...resets);
 }
 
 /**
@@ -109,7 +110,7 @@ export function rateLimitError(
 /** The 429 {@link ApiError} of a refusal, with its Retry-After seconds. */
 export function rateLimitApiError(decision: RateDecision, rules: readonly RateRule[]): ApiError {
   const code = rateLimitError(decision, rules);
-  const retryAfter = retryAfterSeconds(decision);
+  const retryAfter = retryAfterSeconds(retryAt(decision), decision.now);
   const message =
     code === 'daily_limit_exceeded'
       ? `Daily request limit reached; it resets at 00:00 UTC (in ${retryAfter} s).`
@@ -144,7 +145,7 @@ export function rateLimitHeaders(
   if (decision.rules.length > 0) {
     headers['X-RateLimit-Remaining'] = String(Math.min(...decision.rules.map((state) => state.remaining)));
   }
-  if (!decision.allowed) headers['Retry-After'] = String(retryAfterSeconds(decision));
+  if (!decision.allowed) headers['Retry-After'] = String(retryAfterSeconds(retryAt(decision), decision.now));
   if (options.ietf === true && rules.length > 0) {
     const names = policyNames(rules);
     headers['RateLimit-Policy'] = rules
@@ -152,8 +153,7 @@ export function rateLimitHeaders(
       .join(', ');
     headers.RateLimit = decision.rules
       .map((state, i) => {
-        const seconds = Math.max(0, Math.ceil((state.resetAt - decision.now) / 1000));
-        return `"${names[i]}";r=${state.remaining};t=${seconds}`;
+        return `"${names[i]}";r=${state.remaining};t=${secondsUntil(state.resetAt, decision.now)}`;
       })
       .join(', ');
   }

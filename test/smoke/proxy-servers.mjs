@@ -142,15 +142,21 @@ export async function startProxy() {
 }
 
 /**
- * The driver of `createYouTubeUpstream` behind two proxies in front of the fake origin: player data
+ * The driver of `createYouTubeUpstream` behind two proxies in front of the fake origin, reached
+ * through `proxyFetch` (the runtime adapter's: adapters/<runtime>/proxy-fetch.ts): player data
  * and a transcript arrive, every request went through a proxy, and both proxies were used. Throws
  * on any failure; resolves to a summary line.
  */
-export async function checkDriverThroughProxies(createYouTubeUpstream, runtime) {
+export async function checkDriverThroughProxies(createYouTubeUpstream, proxyFetch, runtime) {
   const origin = await startOrigin();
   const proxies = [await startProxy(), await startProxy()];
   try {
-    const yt = createYouTubeUpstream({ origin: origin.url, proxies: proxies.map((p) => p.url), retries: 0 });
+    const yt = createYouTubeUpstream({
+      origin: origin.url,
+      proxies: proxies.map((p) => p.url),
+      proxyFetch,
+      retries: 0,
+    });
     const player = await yt.player(VIDEO, { signal: AbortSignal.timeout(10_000) });
     if (player.title !== 'Through the proxy' || player.tracks.length !== 1) {
       throw new Error(`[${runtime}] unexpected player data ${JSON.stringify(player)}`);

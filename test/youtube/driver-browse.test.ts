@@ -11,8 +11,8 @@
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { createYouTubeUpstream, type YouTubeUpstream } from '../../src/drivers/youtube/index.ts';
 import { sortChipTokens } from '../../src/drivers/youtube/parse-channel-tab.ts';
-import type { FetchLike } from '../../src/drivers/youtube/transport.ts';
 import { ApiError } from '../../src/errors.ts';
+import type { FetchLike } from '../../src/ports/fetch.ts';
 import type { ChannelSort, SearchFilters } from '../../src/ports/upstream.ts';
 import { describeRecordings, loadRecording, recordedJson } from './recordings.ts';
 import { allRecordings, ReplayFetch } from './replay-fetch.ts';

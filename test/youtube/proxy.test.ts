@@ -1,11 +1,15 @@
 /**
- * The YouTube driver behind real HTTP proxies on 127.0.0.1 (Node: undici's ProxyAgent), in front of
- * a fake YouTube origin (`origin` override). The proxy and origin are the ones the Bun and Deno
- * smoke scripts use (test/smoke/proxy-servers.mjs).
+ * The YouTube driver behind real HTTP proxies on 127.0.0.1, reached through the Node adapter's
+ * proxyFetch (undici's ProxyAgent), in front of a fake YouTube origin (`origin` override). The
+ * proxy and origin are the ones the Bun and Deno smoke scripts use (test/smoke/proxy-servers.mjs).
+ * Also: proxies without a proxyFetch are refused at construction, and the Node proxyFetch names
+ * the missing package when undici cannot be loaded.
  */
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { proxyFetch } from '../../adapters/node/proxy-fetch.ts';
 import { createYouTubeUpstream } from '../../src/drivers/youtube/index.ts';
+import type { FetchLike, ProxyFetch } from '../../src/ports/fetch.ts';
 
 interface Server {
   url: string;
@@ -18,6 +22,7 @@ interface ProxyServers {
   startProxy(): Promise<Server>;
   checkDriverThroughProxies(
     create: typeof createYouTubeUpstream,
+    proxyFetch: ProxyFetch,
     runtime: string,
   ): Promise<{ origin: string[]; proxies: [string[], string[]]; summary: string }>;
 }
@@ -36,7 +41,11 @@ async function start(kind: 'origin' | 'proxy'): Promise<Server> {
 
 describe('YouTube driver through proxies (Node)', () => {
   it('the shared runtime check passes: player and transcript through two proxies (CONNECT tunnels)', async () => {
-    const result = await servers.checkDriverThroughProxies(createYouTubeUpstream, `node ${process.version}`);
+    const result = await servers.checkDriverThroughProxies(
+      createYouTubeUpstream,
+      proxyFetch,
+      `node ${process.version}`,
+    );
     expect(result.origin).toEqual([
       'POST /youtubei/v1/visitor_id',
       'POST /youtubei/v1/player',
@@ -52,7 +61,7 @@ describe('YouTube driver through proxies (Node)', () => {
     const origin = await start('origin');
     const a = await start('proxy');
     const b = await start('proxy');
-    const yt = createYouTubeUpstream({ origin: origin.url, proxies: [a.url, b.url], retries: 0 });
+    const yt = createYouTubeUpstream({ origin: origin.url, proxies: [a.url, b.url], proxyFetch, retries: 0 });
     const videos = ['ProxyVideo1', 'ProxyVideo2', 'ProxyVideo3'];
     for (const id of videos) {
       const player = await yt.player(id, { signal: AbortSignal.timeout(10_000) });
@@ -99,5 +108,62 @@ describe('YouTube driver through proxies (Node)', () => {
     expect(proxy.seen).toEqual([`POST ${origin.url}/youtubei/v1/visitor_id?prettyPrint=false`]);
     expect((await ask('http://example.com/')).status).toBe(403);
     expect(origin.seen).toEqual(['POST /youtubei/v1/visitor_id']);
+  });
+});
+
+describe('proxy injection', () => {
+  const REQUIRED =
+    'TUBESCRIBE_PROXY needs a proxy-capable fetch: pass proxyFetch from tubescribe/node, tubescribe/bun or tubescribe/deno';
+
+  it('proxies without a proxyFetch are refused when the upstream is created, before any request', () => {
+    const fetch = vi.fn<FetchLike>();
+    expect(() => createYouTubeUpstream({ proxies: ['http://127.0.0.1:9'], fetch })).toThrow(
+      new Error(REQUIRED),
+    );
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('an empty proxy list needs no proxyFetch; with one, each proxy gets its own fetch, rotated', async () => {
+    expect(() => createYouTubeUpstream({ proxies: [] })).not.toThrow();
+    const used: string[] = [];
+    const built: string[] = [];
+    const fake: ProxyFetch = (proxyUrl) => {
+      built.push(proxyUrl);
+      return async (input) => {
+        used.push(`${proxyUrl} ${new URL(input).pathname}`);
+        return Response.json({ responseContext: { visitorData: 'VD' } });
+      };
+    };
+    const direct = vi.fn<FetchLike>();
+    const yt = createYouTubeUpstream({
+      proxies: ['http://proxy-a:1', 'http://proxy-b:2'],
+      proxyFetch: fake,
+      fetch: direct,
+      retries: 0,
+    });
+    expect(built).toEqual(['http://proxy-a:1', 'http://proxy-b:2']);
+    await yt.suggestions('a', {}).catch(() => undefined);
+    await yt.suggestions('b', {}).catch(() => undefined);
+    expect(used).toHaveLength(2);
+    expect(used[0]).toMatch(/^http:\/\/proxy-a:1 /);
+    expect(used[1]).toMatch(/^http:\/\/proxy-b:2 /);
+    expect(direct).not.toHaveBeenCalled();
+  });
+
+  it('the Node proxyFetch asks to install undici when it cannot be loaded', async () => {
+    vi.resetModules();
+    vi.doMock('undici', () => {
+      throw new Error("Cannot find package 'undici'");
+    });
+    try {
+      const node = await import('../../adapters/node/proxy-fetch.ts');
+      const fetch = node.proxyFetch('http://127.0.0.1:9');
+      await expect(fetch('http://127.0.0.1:9/', { method: 'GET' })).rejects.toThrow(
+        'install undici to use TUBESCRIBE_PROXY on Node',
+      );
+    } finally {
+      vi.doUnmock('undici');
+      vi.resetModules();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../test/fakes/clock.ts';
 import { SeededRandom } from '../../../test/fakes/random.ts';
 import { ApiError } from '../../errors.ts';
+import type { FetchLike } from '../../ports/fetch.ts';
 import { silentLogger } from '../system.ts';
 import {
   BrowseSource,
@@ -10,11 +11,11 @@ import {
   unwrapContinuation,
   wrapContinuation,
 } from './browse-source.ts';
-import type { SourceDeps } from './index.ts';
 import { InnerTube } from './innertube.ts';
 import { TAB_PARAMS } from './parse-channel-tab.ts';
 import { DEFAULT_PLAYER_CHAIN, resolveProfiles } from './profiles.ts';
-import { type FetchLike, Transport } from './transport.ts';
+import type { SourceDeps } from './source-deps.ts';
+import { Transport } from './transport.ts';
 
 interface Sent {
   method: string;
@@ -40,10 +41,11 @@ function setup(route: (req: Sent) => unknown, options: { origin?: string; hl?: s
     return out instanceof Response ? out : Response.json(out);
   };
   const clock = new ManualClock();
+  const random = new SeededRandom();
   const transport = new Transport({
     fetch,
     clock,
-    random: new SeededRandom(),
+    random,
     logger: silentLogger,
     retries: 0,
     ...options,
@@ -54,6 +56,7 @@ function setup(route: (req: Sent) => unknown, options: { origin?: string; hl?: s
     playerChain: DEFAULT_PLAYER_CHAIN,
     logger: silentLogger,
     clock,
+    random,
   };
   return { source: new BrowseSource(deps), sent };
 }

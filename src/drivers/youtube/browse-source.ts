@@ -9,7 +9,6 @@
  */
 import { ApiError } from '../../errors.ts';
 import type * as Up from '../../ports/upstream.ts';
-import type { SourceDeps } from './index.ts';
 import type { CallOptions } from './innertube.ts';
 import { type Json, ParseError } from './json.ts';
 import { parseChannel } from './parse-channel.ts';
@@ -27,6 +26,7 @@ import { parseSuggestions } from './parse-suggestions.ts';
 import type { ClientProfile, YouTubeHost } from './profiles.ts';
 import { encodeBase64UrlSafe, encodeMessage, type ProtoField } from './protobuf.ts';
 import { searchParams } from './search-params.ts';
+import type { SourceDeps } from './source-deps.ts';
 import type { RawResponse } from './transport.ts';
 
 /** `browse` params of a playlist (`{104: {1: 0}}`), as NewPipe sends them. */

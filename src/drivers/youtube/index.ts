@@ -7,6 +7,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
 import type { Upstream } from '../../ports/upstream.ts';
@@ -15,15 +16,21 @@ import { BrowseSource } from './browse-source.ts';
 import { InnerTube } from './innertube.ts';
 import { ParseError } from './json.ts';
 import { DEFAULT_PLAYER_CHAIN, type ProfileOverrides, resolveProfiles } from './profiles.ts';
-import { type FetchLike, Transport } from './transport.ts';
+import type { SourceDeps } from './source-deps.ts';
+import { Transport } from './transport.ts';
 import { VideoSource } from './video-source.ts';
 
 /** Options of {@link createYouTubeUpstream}. */
 export interface YouTubeOptions {
   /** Replaces every YouTube host, caption URLs included (`TUBESCRIBE_YOUTUBE_ORIGIN`). */
   origin?: string;
-  /** Outbound proxies, rotated (`TUBESCRIBE_PROXY`). */
+  /** Outbound proxies, rotated (`TUBESCRIBE_PROXY`). They need {@link YouTubeOptions.proxyFetch}. */
   proxies?: readonly string[];
+  /**
+   * Builds the fetch that goes through one proxy: `proxyFetch` of `tubescribe/node`,
+   * `tubescribe/bun` or `tubescribe/deno`. Required when `proxies` are set.
+   */
+  proxyFetch?: ProxyFetch;
   /** A fetch to use instead of the global one (tests). Ignored when proxies are set. */
   fetch?: FetchLike;
   /** Client profile overrides (versions, user agents). */
@@ -42,31 +49,27 @@ export interface YouTubeOptions {
   logger?: Logger;
 }
 
-/** Shared dependencies of the two sources. */
-export interface SourceDeps {
-  tube: InnerTube;
-  profiles: ReturnType<typeof resolveProfiles>;
-  playerChain: readonly string[];
-  logger: Logger;
-  clock: Clock;
-}
-
 /** The transport behind an upstream, for figures in tests (requests sent). */
 export interface YouTubeUpstream extends Upstream {
   readonly transport: Transport;
 }
 
-/** Creates the YouTube upstream. */
+/**
+ * Creates the YouTube upstream. Throws at once when `proxies` are set without a `proxyFetch`, or
+ * when the player chain names an unknown client.
+ */
 export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpstream {
   const clock = options.clock ?? systemClock;
+  const random = options.random ?? cryptoRandom;
   const logger = options.logger ?? silentLogger;
   const transport = new Transport({
     clock,
-    random: options.random ?? cryptoRandom,
+    random,
     logger,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.origin ? { origin: options.origin } : {}),
     ...(options.proxies ? { proxies: options.proxies } : {}),
+    ...(options.proxyFetch ? { proxyFetch: options.proxyFetch } : {}),
     ...(options.hl ? { hl: options.hl } : {}),
     ...(options.gl ? { gl: options.gl } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
@@ -82,6 +85,7 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     playerChain,
     logger,
     clock,
+    random,
   };
   const video = new VideoSource(deps);
   const browse = new BrowseSource(deps);

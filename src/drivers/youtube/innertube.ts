@@ -1,7 +1,7 @@
 /**
- * InnerTube calls: the request context of a client profile, visitorData obtained once per client
- * and reused until it expires, and JSON answers (a body that is not JSON is a ParseError, so it
- * becomes `upstream_error`, never "no data").
+ * InnerTube calls: the request context and the headers of a client profile, visitorData obtained
+ * once per client and reused until it expires, and JSON answers (a body that is not JSON is a
+ * ParseError, so it becomes `upstream_error`, never "no data"). The Transport only sends.
  * @module
  */
 
@@ -82,13 +82,8 @@ export class InnerTube {
     const context = this.context(profile, hl, gl, visitorData);
     if (o.client) Object.assign(context.client as Record<string, unknown>, o.client);
     const payload = JSON.stringify({ context, ...body });
-    const answer = await this.transport.request(
-      'POST',
-      url,
-      this.transport.headers(profile, hl, visitorData),
-      payload,
-      o.signal,
-    );
+    const headers = innertubeHeaders(profile, hl, visitorData);
+    const answer = await this.transport.request('POST', url, headers, payload, o.signal);
     return { status: answer.status, json: parseJson(answer.text, endpoint) };
   }
 
@@ -121,6 +116,34 @@ export class InnerTube {
     }
     return undefined;
   }
+}
+
+/**
+ * Headers of an InnerTube call with `profile`: JSON, the language, the client's user agent; WEB
+ * clients add the browser's Origin, Referer, consent cookie and `X-YouTube-Client-*`, the others
+ * `X-Goog-Api-Format-Version`; `X-Goog-Visitor-Id` when a visitorData is sent.
+ */
+export function innertubeHeaders(
+  profile: ClientProfile,
+  hl: string,
+  visitorData?: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Accept-Language': `${hl}, en;q=0.9`,
+  };
+  if (profile.userAgent) headers['User-Agent'] = profile.userAgent;
+  if (profile.web) {
+    headers.Origin = 'https://www.youtube.com';
+    headers.Referer = 'https://www.youtube.com/';
+    headers.Cookie = 'SOCS=CAE=';
+    headers['X-YouTube-Client-Name'] = String(profile.id);
+    headers['X-YouTube-Client-Version'] = profile.version;
+  } else {
+    headers['X-Goog-Api-Format-Version'] = '2';
+  }
+  if (visitorData) headers['X-Goog-Visitor-Id'] = visitorData;
+  return headers;
 }
 
 /** Parses a JSON body; anything else is a ParseError naming the endpoint. */

@@ -3,7 +3,9 @@
  *
  * - Hosts: `www.youtube.com`, `youtubei.googleapis.com`, `suggestqueries-clients6.youtube.com`,
  *   all replaced by `origin` when set (`TUBESCRIBE_YOUTUBE_ORIGIN`).
- * - Egress: an injected `fetch`, or proxies rotated per request (`TUBESCRIBE_PROXY`).
+ * - Egress: an injected `fetch`, or proxies rotated per request (`TUBESCRIBE_PROXY`), each reached
+ *   through the runtime's {@link ProxyFetch} that the adapter hands in (the driver never sniffs
+ *   the runtime).
  * - Retries live here and nowhere else: network errors and 5xx are retried with full jitter;
  *   a 429 is retried once after YouTube's Retry-After when that is within the cap, else it is
  *   `upstream_blocked` with the Retry-After. Other statuses go back to the caller.
@@ -12,15 +14,17 @@
  */
 
 import { Flights } from '../../core/flights.ts';
+import { parseRetryAfter } from '../../core/retry-after.ts';
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
-import type { ClientProfile, YouTubeHost } from './profiles.ts';
-import { proxiedFetch } from './proxy.ts';
+import type { YouTubeHost } from './profiles.ts';
 
-/** A fetch function (the global one, a proxied one, or a test fake). */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** Thrown at construction when proxies are set without a {@link ProxyFetch} to reach them. */
+export const PROXY_FETCH_REQUIRED =
+  'TUBESCRIBE_PROXY needs a proxy-capable fetch: pass proxyFetch from tubescribe/node, tubescribe/bun or tubescribe/deno';
 
 /** Options of {@link Transport}. */
 export interface TransportOptions {
@@ -28,8 +32,10 @@ export interface TransportOptions {
   fetch?: FetchLike;
   /** Replaces every YouTube scheme+host (tests, reverse proxies). */
   origin?: string;
-  /** Proxy URLs, rotated per request. */
+  /** Proxy URLs, rotated per request. They need {@link TransportOptions.proxyFetch}. */
   proxies?: readonly string[];
+  /** Builds the fetch of each proxy (the runtime adapter's `proxyFetch`). Required with `proxies`. */
+  proxyFetch?: ProxyFetch;
   clock: Clock;
   random: Random;
   logger: Logger;
@@ -73,14 +79,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(value: string | null, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
 /** The transport. */
 export class Transport {
   private readonly fetchers: FetchLike[] | undefined;
@@ -89,8 +87,11 @@ export class Transport {
   /** Requests sent (after coalescing), for tests and figures. */
   sent = 0;
 
+  /** Throws when `proxies` are set without a `proxyFetch` to reach them ({@link PROXY_FETCH_REQUIRED}). */
   constructor(private readonly options: TransportOptions) {
-    this.fetchers = options.proxies?.length ? options.proxies.map((p) => proxiedFetch(p)) : undefined;
+    const { proxies, proxyFetch } = options;
+    if (proxies?.length && !proxyFetch) throw new Error(PROXY_FETCH_REQUIRED);
+    this.fetchers = proxies?.length && proxyFetch ? proxies.map((p) => proxyFetch(p)) : undefined;
   }
 
   /** Default `hl`. */
@@ -175,7 +176,7 @@ export class Transport {
       }
       const status = response.status;
       if (status === 429) {
-        const seconds = retryAfterSeconds(response.headers.get('retry-after'), this.options.clock.now());
+        const seconds = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
         await response.body?.cancel();
         if (attempt < retries && seconds !== undefined && seconds * 1000 <= maxRetryAfter) {
           await sleep(Math.max(seconds * 1000, this.backoff(attempt)), signal);
@@ -197,25 +198,5 @@ export class Transport {
       }
       return { status, headers: response.headers, text: await response.text(), url: response.url || url };
     }
-  }
-
-  /** Headers of an InnerTube call with `profile`. */
-  headers(profile: ClientProfile, hl: string, visitorData?: string): Record<string, string> {
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'Accept-Language': `${hl}, en;q=0.9`,
-    };
-    if (profile.userAgent) headers['User-Agent'] = profile.userAgent;
-    if (profile.web) {
-      headers.Origin = 'https://www.youtube.com';
-      headers.Referer = 'https://www.youtube.com/';
-      headers.Cookie = 'SOCS=CAE=';
-      headers['X-YouTube-Client-Name'] = String(profile.id);
-      headers['X-YouTube-Client-Version'] = profile.version;
-    } else {
-      headers['X-Goog-Api-Format-Version'] = '2';
-    }
-    if (visitorData) headers['X-Goog-Visitor-Id'] = visitorData;
-    return headers;
   }
 }

@@ -5,10 +5,10 @@ import { Flights } from '../../core/flights.ts';
 import { ApiError } from '../../errors.ts';
 import type { CaptionTrack, PlayerData } from '../../ports/upstream.ts';
 import { silentLogger } from '../system.ts';
-import type { SourceDeps } from './index.ts';
 import { InnerTube } from './innertube.ts';
 import { ParseError } from './json.ts';
 import { DEFAULT_PROFILES, resolveProfiles } from './profiles.ts';
+import type { SourceDeps } from './source-deps.ts';
 import { Transport } from './transport.ts';
 import { MICROFORMAT_FIELDS, readTimedText, refClient, tagRef, VideoSource } from './video-source.ts';
 
@@ -171,8 +171,9 @@ function harness(o: Options = {}) {
     playerChain: o.chain ?? ['VISIONOS', 'ANDROID', 'WEB'],
     logger: silentLogger,
     clock,
+    random: new SeededRandom(11),
   };
-  const video = new VideoSource(deps, new SeededRandom(11));
+  const video = new VideoSource(deps);
   /** `endpoint:client` of every request, in order. */
   const calls = () => log.map((r) => (r.client ? `${r.endpoint}:${r.client}` : r.endpoint));
   return { video, log, calls, transport, clock };

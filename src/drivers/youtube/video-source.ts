@@ -27,8 +27,6 @@ import type {
   UpstreamOptions,
   VideoExtras,
 } from '../../ports/upstream.ts';
-import { cryptoRandom } from '../system.ts';
-import type { SourceDeps } from './index.ts';
 import { type JsonAnswer, parseJson } from './innertube.ts';
 import { at, num, obj, ParseError, str } from './json.ts';
 import { mergeVideoExtras, parseMicroformat } from './parse-microformat.ts';
@@ -36,6 +34,7 @@ import { parseNext } from './parse-next.ts';
 import { type PlayerParse, parsePlayerResponse, timedTextUrl } from './parse-player.ts';
 import { BOT_CHECK_RETRY_AFTER, WrongVideoError } from './playability.ts';
 import type { ClientProfile } from './profiles.ts';
+import type { SourceDeps } from './source-deps.ts';
 
 /** NewPipe's field mask of the WEB player call that only wants the microformat. */
 export const MICROFORMAT_FIELDS = 'microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId';
@@ -57,11 +56,8 @@ export class VideoSource {
   private readonly chains = new Flights<PlayerData>();
   private readonly attempts = new Flights<Attempt>();
 
-  constructor(
-    private readonly deps: SourceDeps,
-    /** Source of the `t` and `cpn` nonces. */
-    private readonly random: Random = cryptoRandom,
-  ) {}
+  /** The `t` and `cpn` nonces come from `deps.random`, the upstream's injected Random, only. */
+  constructor(private readonly deps: SourceDeps) {}
 
   /** Player data from the first client of the chain that gives a usable answer. */
   player(videoId: string, o: UpstreamOptions = {}): Promise<PlayerData> {
@@ -194,8 +190,8 @@ export class VideoSource {
     videoId: string,
     o: { hl: string; gl: string; signal: AbortSignal },
   ) {
-    const t = token(this.random, 12);
-    const cpn = token(this.random, 16);
+    const t = token(this.deps.random, 12);
+    const cpn = token(this.deps.random, 16);
     const reel = profile.playerEndpoint === 'reel';
     const query: Record<string, string> = profile.web ? {} : { t, id: videoId };
     if (reel) query.$fields = 'playerResponse';

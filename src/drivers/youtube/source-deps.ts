@@ -1,0 +1,24 @@
+/**
+ * What the two sources of the YouTube driver (`VideoSource`, `BrowseSource`) share:
+ * the InnerTube client over the one transport, the client profiles and the injected ports. Its
+ * own module, so the composition root (`index.ts`) and the sources never import each other.
+ * @module
+ */
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Random } from '../../ports/random.ts';
+import type { InnerTube } from './innertube.ts';
+import type { ClientProfile } from './profiles.ts';
+
+/** Shared dependencies of the two sources. */
+export interface SourceDeps {
+  tube: InnerTube;
+  /** Client profiles by name (defaults with overrides applied). */
+  profiles: Record<string, ClientProfile>;
+  /** The player fallback chain, by profile name. */
+  playerChain: readonly string[];
+  logger: Logger;
+  clock: Clock;
+  /** The upstream's injected randomness: the only source of request nonces (`t`, `cpn`). */
+  random: Random;
+}
