@@ -7,8 +7,7 @@
  *   curl -s 'localhost:3000/youtube/v1/transcripts?video_id=rCAS2eD-mcw&format=text' -H 'X-API-Key: tsk_…'
  */
 import express from 'express';
-import { createMiddleware } from '../adapters/node/index.ts';
-import { createFixturesUpstream } from '../src/index.ts';
+import { createFixturesUpstream, createMiddleware } from '../adapters/node/index.ts';
 
 const app = express();
 app.get('/', (_req, res) => {

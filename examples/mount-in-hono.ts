@@ -1,14 +1,18 @@
 /**
  * Mounting tubescribe inside another Hono app (any runtime): `app.mount('/yt', tubescribe.fetch)`
- * hands every request under /yt to tubescribe with the prefix stripped.
+ * hands every request under /yt to tubescribe with the prefix stripped. `withNode` hands in what
+ * Node knows (the client address of each request, a proxy-capable fetch).
  *
  *   node --import tsx examples/mount-in-hono.ts
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { withNode } from '../adapters/node/index.ts';
 import { createTubescribe } from '../src/index.ts';
 
-const tubescribe = createTubescribe({ adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN ?? 'change-me' });
+const tubescribe = createTubescribe(
+  withNode({ adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN ?? 'change-me' }),
+);
 const app = new Hono();
 app.get('/', (c) => c.text('my app'));
 app.mount('/yt', tubescribe.fetch);

@@ -41,10 +41,10 @@ const packages = {
   errors: [],
   services: [],
   http: ['hono', 'valibot', '@valibot/'],
-  drivers: ['unstorage', 'ofetch', 'ioredis', 'nodemailer', 'disposable-domains', 'undici', 'node:'],
+  drivers: ['unstorage', 'ofetch', 'ioredis', 'nodemailer', 'disposable-domains', 'node:'],
   root: [],
   cli: ['node:'],
-  adapters: ['@hono/node-server', 'node:'],
+  adapters: ['@hono/node-server', 'undici', 'node:'],
 };
 
 const forbiddenInCore = [

@@ -1,121 +1,167 @@
 /**
- * The composition root: options → ports and settings → services → the Hono app.
+ * The composition root, synchronous: options → settings (pure) and ports (defaults filled in) →
+ * services → the Hono app. The one asynchronous step, start-up (electing the shared secret and
+ * starting the reconciler), is explicit: `start()`, which the first request also awaits.
  * @module
  */
 import type { Hono } from 'hono';
-import { createYouTubeUpstream } from './drivers/youtube/index.ts';
-import { buildHttpApp } from './http/app.ts';
-import type { Runtime, Services } from './http/runtime.ts';
-import { type AppOptions, DEFAULT_LIMITS, type Deps, resolveDeps } from './options.ts';
+import { type Ports, resolvePorts } from './defaults.ts';
+import { createHttpApp } from './http/app.ts';
+import type { AppEnv } from './http/context.ts';
+import type { AppOptions } from './options.ts';
 import { Accounts } from './services/accounts.ts';
+import { AuthGuard } from './services/auth-guard.ts';
 import { Batches } from './services/batches.ts';
 import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
 import { Channels } from './services/channels.ts';
+import type { Services } from './services/index.ts';
 import { Pager } from './services/paging.ts';
 import { Playlists } from './services/playlists.ts';
 import { Search } from './services/search.ts';
+import { SharedSecret } from './services/secret.ts';
 import { Signups } from './services/signup.ts';
 import { Transcripts } from './services/transcripts.ts';
 import { Videos } from './services/videos.ts';
+import { resolveSettings, type Settings } from './settings.ts';
 
-export type { AppOptions } from './options.ts';
-
-/** A running tubescribe: the app, its services once ready, and a way to stop background work. */
+/** A tubescribe instance: the app, what it is made of, and its start and stop. */
 export interface Tubescribe {
   /** The Hono app (mount it, or call `app.fetch`). */
-  app: Hono;
+  app: Hono<AppEnv>;
   /** `app.fetch`, bound. */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
-  /** Resolves once storage and secrets are loaded (requests wait for it anyway). */
-  ready: Promise<Runtime>;
-  /** Stops timers and closes storage connections. */
+  settings: Settings;
+  ports: Ports;
+  services: Services;
+  /** The HMAC secret (cursors, sign-up codes): configured, or elected by `start()`. */
+  secret: SharedSecret;
+  /**
+   * Start-up: elects the shared secret (unless one is configured) and starts the reconciler.
+   * Idempotent; the first request awaits it, so calling it is optional, but a server calls it
+   * before listening to fail early. A failed start is tried again by the next call.
+   */
+  start(): Promise<void>;
+  /** Stops the reconciler and closes the storage the app opened itself. */
   close(): Promise<void>;
 }
 
-/** The services over resolved dependencies. */
-export function createServices(deps: Deps): Services {
-  const cache = new ResponseCache(deps.kv, deps.clock, deps.cache, deps.logger);
-  const pager = new Pager(deps.secret, deps.clock, deps.limits.cursorMaxAgeMs);
-  const shared = { upstream: deps.upstream, cache, ttl: deps.cache.ttl, deadlineMs: deps.limits.deadlineMs };
+/** The services over the ports and settings, each given only what it uses. */
+function createServices(ports: Ports, settings: Settings, secret: SharedSecret): Services {
+  const { upstream, kv, ledger, clock, random, logger } = ports;
+  const cache = new ResponseCache(kv, clock, settings.cache, logger);
+  const pager = new Pager(secret, clock, settings.limits.cursorMaxAgeMs);
+  const source = { upstream, cache, ttl: settings.cache.ttl, deadlineMs: settings.limits.deadlineMs };
   const billing = new Billing({
-    ledger: deps.ledger,
-    pricing: deps.pricing,
-    billing: deps.billing,
-    logger: deps.logger,
-    reservationTtlMs: deps.limits.reservationTtlMs,
+    ledger,
+    pricing: settings.pricing,
+    billing: settings.billing,
+    logger,
+    reservationTtlMs: settings.limits.reservationTtlMs,
   });
-  const transcripts = new Transcripts({ ...shared, clock: deps.clock });
-  const videos = new Videos(shared);
-  const accounts = new Accounts(deps);
+  const transcripts = new Transcripts({ ...source, clock });
+  const videos = new Videos(source);
+  const { plans, planAssignment } = settings;
+  const accounts = new Accounts({ kv, ledger, clock, random, plans, planAssignment, packs: settings.packs });
   return {
     accounts,
-    signups: new Signups({
-      ...deps,
+    auth: new AuthGuard({
       accounts,
-      settings: deps.signup,
-      mode: deps.signupMode,
-      disposable: deps.disposableDomains,
+      ledger,
+      adminToken: settings.adminToken,
+      failures: settings.limits.authFailures,
+    }),
+    signups: new Signups({
+      kv,
+      ledger,
+      clock,
+      random,
+      logger,
+      secret,
+      accounts,
+      mailer: ports.mailer,
+      resolver: ports.resolver,
+      disposable: ports.disposableDomains,
+      settings: settings.signup,
+      mode: settings.signupMode,
+      plans,
+      planAssignment,
     }),
     billing,
     batches: new Batches({
       billing,
       transcripts,
       videos,
-      clock: deps.clock,
-      pricing: deps.pricing,
-      deadlineMs: deps.limits.deadlineMs,
+      clock,
+      pricing: settings.pricing,
+      deadlineMs: settings.limits.deadlineMs,
     }),
     transcripts,
     videos,
-    playlists: new Playlists({ ...shared, pager }),
-    channels: new Channels({ ...shared, pager }),
-    search: new Search({ ...shared, pager }),
+    playlists: new Playlists({ ...source, pager }),
+    channels: new Channels({ ...source, pager }),
+    search: new Search({ ...source, pager }),
   };
 }
 
-/** Builds tubescribe from options (every field optional). */
+/** Builds tubescribe from options (every field optional). Nothing is awaited here. */
 export function createTubescribe(options: AppOptions = {}): Tubescribe {
+  const settings = resolveSettings(options);
+  const ports = resolvePorts(options);
+  const secret = new SharedSecret(settings.secret);
+  const services = createServices(ports, settings, secret);
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
-  const ready = resolveDeps(options, (base) =>
-    createYouTubeUpstream({ clock: base.clock, random: base.random, logger: base.logger }),
-  ).then((deps) => {
-    const runtime: Runtime = { deps, services: createServices(deps) };
-    const every = deps.limits.reconcileIntervalMs;
-    if (every > 0 && !closed) {
-      timer = setInterval(() => {
-        deps.ledger.reconcile().catch((error: unknown) => {
-          deps.logger.log('error', 'reconcile failed', { error: String(error) });
-        });
-      }, every);
-      (timer as { unref?: () => void }).unref?.();
-    }
-    return runtime;
-  });
-  const app = buildHttpApp(ready, {
-    maxBodyBytes: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-    routes: options.routes ?? 'all',
+  let starting: Promise<void> | undefined;
+
+  const startReconciler = () => {
+    const every = settings.limits.reconcileIntervalMs;
+    if (every <= 0 || closed || timer) return;
+    timer = setInterval(() => {
+      ports.ledger.reconcile().catch((error: unknown) => {
+        ports.logger.log('error', 'reconcile failed', { error: String(error) });
+      });
+    }, every);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const start = (): Promise<void> => {
+    starting ??= secret.elect(ports).then(startReconciler, (error: unknown) => {
+      starting = undefined;
+      throw error;
+    });
+    return starting;
+  };
+
+  const app = createHttpApp({
+    services,
+    settings,
+    clock: ports.clock,
+    random: ports.random,
+    logger: ports.logger,
+    start,
+    ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
   });
   return {
     app,
     fetch: (request, env) => app.fetch(request, env),
-    ready,
+    settings,
+    ports,
+    services,
+    secret,
+    start,
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
-      const runtime = await ready.catch(() => undefined);
-      if (!runtime) return;
-      if (!options.ledger) await runtime.deps.ledger.close?.();
-      if (!options.kv) await runtime.deps.kv.close?.();
+      if (!options.ledger) await ports.ledger.close?.();
+      if (!options.kv) await ports.kv.close?.();
     },
   };
 }
 
 /**
  * Builds the tubescribe HTTP application: a Hono app whose `fetch(Request) → Response` every
- * runtime adapter mounts. Use {@link createTubescribe} to also get `close()`.
+ * runtime adapter mounts. Use {@link createTubescribe} to also get `start()` and `close()`.
  */
-export function createApp(options: AppOptions = {}): Hono {
+export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   return createTubescribe(options).app;
 }

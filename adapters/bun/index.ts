@@ -1,8 +1,17 @@
 /**
- * The Bun adapter: mounts tubescribe on `Bun.serve`.
+ * `tubescribe/bun`: tubescribe on `Bun.serve`. The adapter hands the app what only Bun knows:
+ * the client address (`server.requestIP`) and a proxy-capable fetch (`fetch(url, { proxy })`).
  * @module
  */
-import { type AppOptions, createTubescribe, type Tubescribe } from '../../src/app.ts';
+import { createTubescribe } from '../../src/app.ts';
+import type { AppOptions } from '../../src/options.ts';
+import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
+import { bunClientAddress } from './client-address.ts';
+import { proxyFetch } from './proxy-fetch.ts';
+
+export type { RunningServer, ServeOptions } from '../serve.ts';
+export { bunClientAddress } from './client-address.ts';
+export { proxyFetch } from './proxy-fetch.ts';
 
 interface BunServer {
   readonly port: number;
@@ -17,21 +26,9 @@ interface BunGlobal {
   }): BunServer;
 }
 
-/** Options of {@link serve}. */
-export interface ServeOptions {
-  app?: AppOptions;
-  /** Listening port; 0 picks a free one. Default 8787. */
-  port?: number;
-  /** Listening address. Default 127.0.0.1. */
-  host?: string;
-}
-
-/** A running Bun server. */
-export interface RunningServer {
-  url: string;
-  tubescribe: Tubescribe;
-  /** Stops accepting, lets requests in flight finish, closes storage. */
-  stop(): Promise<void>;
+/** `options` with what Bun knows filled in (the caller's own choices win). */
+export function withBun(options: AppOptions = {}): AppOptions {
+  return { clientAddress: bunClientAddress, proxyFetch, ...options };
 }
 
 /**
@@ -41,27 +38,31 @@ export interface RunningServer {
 export function createHandler(
   options: AppOptions = {},
 ): (request: Request, server?: unknown) => Promise<Response> {
-  const tubescribe = createTubescribe(options);
+  const tubescribe = createTubescribe(withBun(options));
   return async (request, server) => tubescribe.fetch(request, server);
 }
 
-/** Starts `Bun.serve` once storage is ready; throws when not running under Bun. */
+/** Starts `Bun.serve` after start-up; throws when not running under Bun. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
   if (!bun) throw new Error('tubescribe/bun: Bun.serve is not available; run this under Bun.');
-  const tubescribe = createTubescribe(options.app ?? {});
-  await tubescribe.ready;
+  const tubescribe = createTubescribe(withBun(options.app));
+  await tubescribe.start();
   const server = bun.serve({
     fetch: (request, srv) => tubescribe.fetch(request, srv),
     port: options.port ?? 8787,
     hostname: options.host ?? '127.0.0.1',
   });
+  let closing: Promise<void> | undefined;
   return {
-    url: `http://${server.hostname}:${server.port}`,
+    url: serverUrl(server.hostname, server.port),
     tubescribe,
-    stop: async () => {
-      await server.stop(false);
-      await tubescribe.close();
+    close() {
+      closing ??= (async () => {
+        await server.stop(false);
+        await tubescribe.close();
+      })();
+      return closing;
     },
   };
 }

@@ -1,23 +1,32 @@
 /**
- * The Deno adapter: mounts tubescribe on `Deno.serve`, locally or on Deno Deploy. On Deploy, keep
- * the ledger in Deno KV ({@link openDenoKvLedger} / {@link createDenoKvLedger}), so credits and
- * limits are exact across every isolate and region, together with a KeyValue that is shared the
- * same way (examples/deno-deploy.ts).
+ * `tubescribe/deno`: tubescribe on `Deno.serve`, locally or on Deno Deploy, and the Deno KV
+ * ledger. On Deploy, keep the ledger in Deno KV ({@link openDenoKvLedger} /
+ * {@link createDenoKvLedger}), so credits and limits are exact across every isolate and region,
+ * together with a KeyValue that is shared the same way (examples/deno-deploy.ts). The adapter
+ * hands the app what only Deno knows: the client address (the connection info's `remoteAddr`)
+ * and a proxy-capable fetch (`Deno.createHttpClient`).
  * @module
  */
-import { type AppOptions, createTubescribe, type Tubescribe } from '../../src/app.ts';
+import { createTubescribe } from '../../src/app.ts';
 import {
   createDenoKvLedger,
   type DenoKv,
   type DenoKvLedgerOptions,
 } from '../../src/drivers/deno/ledger-kv.ts';
+import type { AppOptions } from '../../src/options.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
+import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
+import { denoClientAddress } from './client-address.ts';
+import { proxyFetch } from './proxy-fetch.ts';
 
 export {
   createDenoKvLedger,
   type DenoKv,
   type DenoKvLedgerOptions,
 } from '../../src/drivers/deno/ledger-kv.ts';
+export type { RunningServer, ServeOptions } from '../serve.ts';
+export { denoClientAddress } from './client-address.ts';
+export { proxyFetch } from './proxy-fetch.ts';
 
 interface DenoServer {
   readonly addr: { hostname: string; port: number };
@@ -34,23 +43,6 @@ interface DenoGlobal {
     handler: (request: Request, info: unknown) => Response | Promise<Response>,
   ): DenoServer;
   openKv?(path?: string): Promise<DenoKv>;
-}
-
-/** Options of {@link serve}. */
-export interface ServeOptions {
-  app?: AppOptions;
-  /** Listening port; 0 picks a free one. Default 8787. */
-  port?: number;
-  /** Listening address. Default 127.0.0.1. */
-  host?: string;
-}
-
-/** A running Deno server. */
-export interface RunningServer {
-  url: string;
-  tubescribe: Tubescribe;
-  /** Stops accepting, lets requests in flight finish, closes storage. */
-  shutdown(): Promise<void>;
 }
 
 /**
@@ -85,26 +77,35 @@ export async function openDenoKvLedger(
 export function createHandler(
   options: AppOptions = {},
 ): (request: Request, info?: unknown) => Promise<Response> {
-  const tubescribe = createTubescribe(options);
+  const tubescribe = createTubescribe(withDeno(options));
   return async (request, info) => tubescribe.fetch(request, info);
 }
 
-/** Starts `Deno.serve` once storage is ready; throws when not running under Deno. */
+/** `options` with what Deno knows filled in (the caller's own choices win). */
+export function withDeno(options: AppOptions = {}): AppOptions {
+  return { clientAddress: denoClientAddress, proxyFetch, ...options };
+}
+
+/** Starts `Deno.serve` after start-up; throws when not running under Deno. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
   if (!deno) throw new Error('tubescribe/deno: Deno.serve is not available; run this under Deno.');
-  const tubescribe = createTubescribe(options.app ?? {});
-  await tubescribe.ready;
+  const tubescribe = createTubescribe(withDeno(options.app));
+  await tubescribe.start();
   const server = deno.serve(
     { port: options.port ?? 8787, hostname: options.host ?? '127.0.0.1', onListen: () => {} },
     (request, info) => tubescribe.fetch(request, info),
   );
+  let closing: Promise<void> | undefined;
   return {
-    url: `http://${server.addr.hostname}:${server.addr.port}`,
+    url: serverUrl(server.addr.hostname, server.addr.port),
     tubescribe,
-    shutdown: async () => {
-      await server.shutdown();
-      await tubescribe.close();
+    close() {
+      closing ??= (async () => {
+        await server.shutdown();
+        await tubescribe.close();
+      })();
+      return closing;
     },
   };
 }

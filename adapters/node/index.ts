@@ -1,18 +1,31 @@
 /**
- * The Node adapter: tubescribe as a `node:http` request listener, as Express/Connect
- * middleware, or as a ready server. Global objects are never overridden.
+ * `tubescribe/node`: tubescribe on Node as a `node:http` request listener, as Express/Connect
+ * middleware, or as a ready server; and the drivers that need Node (fs storage and its lock, the
+ * SMTP mailer, the `node:dns` resolver, the fixtures upstream). Global objects are never
+ * overridden. The adapter hands the app what only Node knows: the socket's client address and a
+ * proxy-capable fetch.
  * @module
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { type AppOptions, createTubescribe, type Tubescribe } from '../../src/app.ts';
+import { createTubescribe, type Tubescribe } from '../../src/app.ts';
+import type { AppOptions } from '../../src/options.ts';
+import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
+import { nodeClientAddress } from './client-address.ts';
+import { proxyFetch } from './proxy-fetch.ts';
 
-export { createMailer } from '../../src/drivers/node/mailer.ts';
-export { createSmtpMailer } from '../../src/drivers/node/mailer-smtp.ts';
-export { createResolver } from '../../src/drivers/node/resolver.ts';
-export { createNodeResolver } from '../../src/drivers/node/resolver-node.ts';
+export { createFixturesUpstream } from '../../src/drivers/node/fixtures-upstream.ts';
+export { lockFolder } from '../../src/drivers/node/fs-lock.ts';
+export { createFsKv } from '../../src/drivers/node/kv-fs.ts';
+export { createMailer, type MailerSpecOptions } from '../../src/drivers/node/mailer.ts';
+export { createSmtpMailer, type SmtpMailerOptions } from '../../src/drivers/node/mailer-smtp.ts';
+export { createResolver, type ResolverSpecOptions } from '../../src/drivers/node/resolver.ts';
+export { createNodeResolver, type NodeResolverOptions } from '../../src/drivers/node/resolver-node.ts';
+export type { RunningServer, ServeOptions } from '../serve.ts';
+export { nodeClientAddress } from './client-address.ts';
+export { proxyFetch } from './proxy-fetch.ts';
 
 /** A `node:http` request listener; also Connect/Express middleware (`next` is never needed). */
 export type NodeHandler = (
@@ -27,9 +40,19 @@ export interface NodeApp {
   tubescribe: Tubescribe;
 }
 
+/** A running Node server. */
+export interface NodeRunningServer extends RunningServer {
+  server: Server;
+}
+
+/** `options` with what Node knows filled in (the caller's own choices win). */
+export function withNode(options: AppOptions = {}): AppOptions {
+  return { clientAddress: nodeClientAddress, proxyFetch, ...options };
+}
+
 /** Builds the request listener and keeps the tubescribe instance for shutdown. */
 export function createNodeApp(options: AppOptions = {}): NodeApp {
-  const tubescribe = createTubescribe(options);
+  const tubescribe = createTubescribe(withNode(options));
   const listener = getRequestListener(tubescribe.fetch, { overrideGlobalObjects: false });
   return {
     tubescribe,
@@ -53,29 +76,10 @@ export function createMiddleware(options: AppOptions = {}): NodeHandler {
   return createHandler(options);
 }
 
-/** Options of {@link serve}. */
-export interface ServeOptions {
-  app?: AppOptions;
-  /** Listening port; 0 picks a free one. Default 8787. */
-  port?: number;
-  /** Listening address. Default 127.0.0.1. */
-  host?: string;
-}
-
-/** A running server. */
-export interface RunningServer {
-  server: Server;
-  tubescribe: Tubescribe;
-  /** `http://host:port` */
-  url: string;
-  /** Stops accepting connections, finishes requests in flight, then closes storage. */
-  close(): Promise<void>;
-}
-
-/** Starts an HTTP server; resolves once it listens (after storage is ready). */
-export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
+/** Starts an HTTP server; resolves once it listens (after start-up). */
+export async function serve(options: ServeOptions = {}): Promise<NodeRunningServer> {
   const { handler, tubescribe } = createNodeApp(options.app ?? {});
-  await tubescribe.ready;
+  await tubescribe.start();
   const server = createServer(handler);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -86,12 +90,11 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     });
   });
   const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
     server,
     tubescribe,
-    url: `http://${shown}:${port}`,
+    url: serverUrl(host, port),
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -76,7 +76,6 @@ export async function creditsGrant(args: Args, config: Config): Promise<void> {
     accounts.grant(
       accountId,
       amount !== undefined ? { amount: wholeNumber('amount', amount) } : { pack: pack ?? '' },
-      `cli:${cryptoRandom.bytes(12).join('.')}`,
     ),
   );
   process.stdout.write(`${JSON.stringify({ credits: result.credits, plan: result.plan })}\n`);

@@ -4,17 +4,27 @@
  * decisions.md's Operator interface says.
  * @module
  */
+import { type ProfileOverrides, profilesFromEnv } from '../drivers/youtube/profiles.ts';
 import type { LogLevel } from '../ports/logger.ts';
 import { type Args, flag } from './args.ts';
+
+/** Where keys, credits and the cache live (`TUBESCRIBE_STORAGE`). */
+export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string } | { kind: 'redis'; url: string };
+
+/** Where YouTube data comes from (`TUBESCRIBE_UPSTREAM`). */
+export type UpstreamSpec = { kind: 'youtube' } | { kind: 'fixtures'; dir: string };
 
 /** Everything `serve` and the key commands need. */
 export interface Config {
   port: number;
   host: string;
-  storage: string;
-  upstream: string;
+  storage: StorageSpec;
+  upstream: UpstreamSpec;
   youtubeOrigin: string | undefined;
-  proxy: string | undefined;
+  /** Outbound proxies (`TUBESCRIBE_PROXY`, comma-separated), rotated. */
+  proxies: string[];
+  /** YouTube client overrides (`TUBESCRIBE_YOUTUBE_CLIENTS`). */
+  youtubeClients: ProfileOverrides;
   adminToken: string | undefined;
   secret: string | undefined;
   mailer: string;
@@ -51,6 +61,31 @@ function setting(args: Args, env: Record<string, string | undefined>, name: stri
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }
 
+/** The storage a `TUBESCRIBE_STORAGE` value names. */
+function storageSpec(text: string): StorageSpec {
+  if (text === 'memory') return { kind: 'memory' };
+  if (text.startsWith('fs:')) {
+    const dir = text.slice(3);
+    if (dir === '') throw new ConfigError('TUBESCRIBE_STORAGE=fs: needs a folder, e.g. fs:./.tubescribe');
+    return { kind: 'fs', dir };
+  }
+  if (/^rediss?:\/\//.test(text)) return { kind: 'redis', url: text };
+  throw new ConfigError(`TUBESCRIBE_STORAGE must be memory, fs:<dir> or redis://…, not "${text}".`);
+}
+
+/** The upstream a `TUBESCRIBE_UPSTREAM` value names. */
+function upstreamSpec(text: string): UpstreamSpec {
+  if (text === 'youtube') return { kind: 'youtube' };
+  if (text.startsWith('fixtures:')) return { kind: 'fixtures', dir: text.slice('fixtures:'.length) };
+  throw new ConfigError(`TUBESCRIBE_UPSTREAM must be youtube or fixtures:<dir>, not "${text}".`);
+}
+
+/** A storage or upstream spec as text for logs, without a password. */
+export function describeSpec(spec: StorageSpec | UpstreamSpec): string {
+  if (spec.kind === 'redis') return spec.url.replace(/\/\/[^@]*@/, '//***@');
+  return 'dir' in spec ? `${spec.kind}:${spec.dir}` : spec.kind;
+}
+
 /** The configuration of a command line in an environment. */
 export function loadConfig(args: Args, env: Record<string, string | undefined>): Config {
   const get = (name: string) => setting(args, env, name);
@@ -62,14 +97,8 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(log)) {
     throw new ConfigError(`TUBESCRIBE_LOG must be debug, info, warn, error or silent, not "${log}".`);
   }
-  const storage = get('STORAGE') ?? DEFAULTS.storage;
-  if (!(storage === 'memory' || storage.startsWith('fs:') || /^rediss?:\/\//.test(storage))) {
-    throw new ConfigError(`TUBESCRIBE_STORAGE must be memory, fs:<dir> or redis://…, not "${storage}".`);
-  }
-  const upstream = get('UPSTREAM') ?? DEFAULTS.upstream;
-  if (!(upstream === 'youtube' || upstream.startsWith('fixtures:'))) {
-    throw new ConfigError(`TUBESCRIBE_UPSTREAM must be youtube or fixtures:<dir>, not "${upstream}".`);
-  }
+  const storage = storageSpec(get('STORAGE') ?? DEFAULTS.storage);
+  const upstream = upstreamSpec(get('UPSTREAM') ?? DEFAULTS.upstream);
   const secret = get('SECRET');
   if (secret !== undefined && new TextEncoder().encode(secret).length < 32) {
     throw new ConfigError('TUBESCRIBE_SECRET must be at least 32 bytes long.');
@@ -94,7 +123,11 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
     storage,
     upstream,
     youtubeOrigin: get('YOUTUBE_ORIGIN'),
-    proxy: get('PROXY'),
+    proxies: (get('PROXY') ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+    youtubeClients: profilesFromEnv(env),
     adminToken: get('ADMIN_TOKEN'),
     secret,
     mailer: get('MAILER') ?? DEFAULTS.mailer,

@@ -8,42 +8,23 @@ import { serve } from '../../adapters/node/index.ts';
 import { createFixturesUpstream } from '../drivers/node/fixtures-upstream.ts';
 import { createMailer } from '../drivers/node/mailer.ts';
 import { createResolver } from '../drivers/node/resolver.ts';
-import { createJsonLogger } from '../drivers/system.ts';
-import { createYouTubeUpstream } from '../drivers/youtube/index.ts';
-import { profilesFromEnv } from '../drivers/youtube/profiles.ts';
+import { createJsonLogger, systemClock } from '../drivers/system.ts';
 import type { AppOptions } from '../options.ts';
-import type { Logger } from '../ports/logger.ts';
-import type { Upstream } from '../ports/upstream.ts';
-import type { Config } from './config.ts';
+import { type Config, describeSpec } from './config.ts';
 import { openStorage } from './storage.ts';
 
-/** The upstream a configuration names: the fixtures folder, or YouTube (origin, proxies, clients). */
-export function upstreamFor(
-  config: Config,
-  logger: Logger,
-  env: Readonly<Record<string, string | undefined>>,
-): Upstream {
-  if (config.upstream.startsWith('fixtures:')) {
-    return createFixturesUpstream(config.upstream.slice('fixtures:'.length));
-  }
-  const proxies = config.proxy
-    ?.split(',')
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-  return createYouTubeUpstream({
-    logger,
-    clients: profilesFromEnv(env),
-    ...(config.youtubeOrigin ? { origin: config.youtubeOrigin } : {}),
-    ...(proxies?.length ? { proxies } : {}),
-  });
-}
-
-/** Runs the server until a signal stops it. */
-export async function runServe(config: Config): Promise<void> {
+/** The app options of a configuration, over opened storage. */
+export function appOptionsFor(config: Config, storage: Pick<AppOptions, 'kv' | 'ledger'>): AppOptions {
   const logger = createJsonLogger({ level: config.log });
-  const storage = await openStorage(config.storage, { now: () => Date.now() });
-  const app: AppOptions = { kv: storage.kv, ledger: storage.ledger, logger };
-  app.upstream = upstreamFor(config, logger, process.env);
+  const app: AppOptions = { ...storage, logger };
+  if (config.upstream.kind === 'fixtures') app.upstream = createFixturesUpstream(config.upstream.dir);
+  else {
+    app.youtube = {
+      clients: config.youtubeClients,
+      ...(config.youtubeOrigin ? { origin: config.youtubeOrigin } : {}),
+      ...(config.proxies.length > 0 ? { proxies: config.proxies } : {}),
+    };
+  }
   if (config.adminToken) app.adminToken = config.adminToken;
   if (config.secret) app.secret = config.secret;
   if (config.trustProxy > 0) app.trustProxy = config.trustProxy;
@@ -51,18 +32,25 @@ export async function runServe(config: Config): Promise<void> {
   app.mailer = createMailer(config.mailer, logger);
   app.resolver = createResolver(config.dns) ?? null;
   app.signup = { mode: config.signup };
+  return app;
+}
+
+/** Runs the server until a signal stops it. */
+export async function runServe(config: Config): Promise<void> {
+  const storage = await openStorage(config.storage, systemClock);
   let running: Awaited<ReturnType<typeof serve>>;
   try {
-    running = await serve({ app, port: config.port, host: config.host });
+    running = await serve({ app: appOptionsFor(config, storage), port: config.port, host: config.host });
   } catch (error) {
     await storage.close();
     throw error;
   }
+  const logger = running.tubescribe.ports.logger;
   process.stdout.write(`tubescribe listening on ${running.url}\n`);
   logger.log('info', 'started', {
     url: running.url,
-    storage: config.storage.replace(/\/\/[^@]*@/, '//***@'),
-    upstream: config.upstream,
+    storage: describeSpec(config.storage),
+    upstream: describeSpec(config.upstream),
     admin: config.adminToken ? 'token' : 'off',
   });
   await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 /**
  * Opens the configured storage: the KeyValue and the Ledger (and, for `fs:`, the folder lock).
+ * Redis is loaded only when it is named, so a server on `fs:` never needs the ioredis package.
  * @module
  */
 
@@ -7,11 +8,10 @@ import { createMemoryKv } from '../drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
 import { lockFolder } from '../drivers/node/fs-lock.ts';
 import { createFsKv } from '../drivers/node/kv-fs.ts';
-import { openRedisStorage } from '../drivers/redis/storage.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Ledger } from '../ports/ledger.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError, describeSpec, type StorageSpec } from './config.ts';
 
 /** Open storage. */
 export interface OpenStorage {
@@ -22,32 +22,29 @@ export interface OpenStorage {
 }
 
 /** Opens `memory`, `fs:<dir>` (locked to this process) or `redis://…` (shared by any number of processes). */
-export async function openStorage(spec: string, clock: Clock): Promise<OpenStorage> {
-  if (spec === 'memory') {
+export async function openStorage(spec: StorageSpec, clock: Clock): Promise<OpenStorage> {
+  if (spec.kind === 'memory') {
     const kv = createMemoryKv(clock);
-    return { kv, ledger: await createEmbeddedLedger({ clock, kv }), close: async () => {} };
+    return { kv, ledger: createEmbeddedLedger({ clock, kv }), close: async () => {} };
   }
-  if (spec.startsWith('fs:')) {
-    const dir = spec.slice(3);
-    if (dir === '') throw new ConfigError('TUBESCRIBE_STORAGE=fs: needs a folder, e.g. fs:./.tubescribe');
-    const release = await lockFolder(dir);
-    try {
-      const kv = createFsKv(dir, clock);
-      const ledger = await createEmbeddedLedger({ clock, kv });
-      return { kv, ledger, close: release };
-    } catch (error) {
-      await release();
-      throw error;
-    }
+  if (spec.kind === 'fs') {
+    const release = await lockFolder(spec.dir);
+    const kv = createFsKv(spec.dir, clock);
+    return { kv, ledger: createEmbeddedLedger({ clock, kv }), close: release };
   }
-  if (/^rediss?:\/\//.test(spec)) {
-    try {
-      return await openRedisStorage(spec, { clock });
-    } catch (error) {
-      throw new ConfigError(
-        `Cannot connect to ${spec.replace(/\/\/[^@]*@/, '//***@')}: ${String((error as Error).message ?? error)}`,
-      );
-    }
+  let redis: typeof import('../drivers/redis/storage.ts');
+  try {
+    redis = await import('../drivers/redis/storage.ts');
+  } catch (error) {
+    throw new ConfigError(
+      `redis:// storage needs the ioredis package (npm install ioredis): ${String((error as Error).message ?? error)}`,
+    );
   }
-  throw new ConfigError(`Storage "${spec}" is not supported.`);
+  try {
+    return await redis.openRedisStorage(spec.url, { clock });
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot connect to ${describeSpec(spec)}: ${String((error as Error).message ?? error)}`,
+    );
+  }
 }

@@ -7,7 +7,7 @@
  * it is only read when sign-up first runs. The specifier is a literal so Deno and Deno Deploy can
  * see it in the module graph; the form works on Node ≥ 20.10, Bun and Deno. A bundler targeting
  * ES2022 (tsup/esbuild with `target: 'es2022'`) silently drops the import attributes, and Node then
- * refuses the JSON import; in that case the list is read with `createRequire` instead.
+ * refuses the JSON import; in that case the list is read with Node's `createRequire` instead.
  * @module
  */
 
@@ -43,7 +43,16 @@ export type DisposableLookup = (domain: string) => boolean;
 
 let loading: Promise<DisposableLookup> | undefined;
 
-/** The package's array: a JSON module import, else (attributes stripped by a bundler) `require`. */
+/** What is used of Node's `module` built-in. */
+interface NodeModuleBuiltin {
+  createRequire(from: string): (id: string) => unknown;
+}
+
+/**
+ * The package's array: a JSON module import, else (attributes stripped by a bundler) Node's
+ * `require`, reached through `process.getBuiltinModule` (Node ≥ 20.16) so that this module
+ * imports nothing Node-specific and the main entry stays runtime-neutral.
+ */
 async function readList(): Promise<unknown> {
   try {
     const module = (await import('disposable-domains/index.json', { with: { type: 'json' } })) as {
@@ -51,10 +60,10 @@ async function readList(): Promise<unknown> {
     };
     return module.default;
   } catch (error) {
-    const { createRequire } = await import('node:module').catch(() => {
-      throw error;
-    });
-    return createRequire(import.meta.url)('disposable-domains/index.json') as unknown;
+    const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+    const builtin = node?.getBuiltinModule?.('node:module') as NodeModuleBuiltin | undefined;
+    if (!builtin) throw error;
+    return builtin.createRequire(import.meta.url)('disposable-domains/index.json');
   }
 }
 

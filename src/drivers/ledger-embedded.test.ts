@@ -10,14 +10,14 @@ import { createUnstorageKv } from './kv-unstorage.ts';
 import { createEmbeddedLedger } from './ledger-embedded.ts';
 import { atomicFsDriver } from './node/kv-fs.ts';
 
-ledgerContract('embedded, in memory', async (clock) => ({ ledger: await createEmbeddedLedger({ clock }) }));
+ledgerContract('embedded, in memory', async (clock) => ({ ledger: createEmbeddedLedger({ clock }) }));
 
 ledgerContract('embedded, persisted to fs', async (clock) => {
   const dir = await mkdtemp(join(tmpdir(), 'tubescribe-ledger-'));
   const kv = () => createUnstorageKv(createStorage({ driver: atomicFsDriver({ base: dir }) }), { clock });
   return {
-    ledger: await createEmbeddedLedger({ clock, kv: kv() }),
-    restart: () => createEmbeddedLedger({ clock, kv: kv() }),
+    ledger: createEmbeddedLedger({ clock, kv: kv() }),
+    restart: async () => createEmbeddedLedger({ clock, kv: kv() }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 });
@@ -38,7 +38,7 @@ describe('embedded ledger persistence', () => {
       },
       list: async (p) => [...store.keys()].filter((k) => k.startsWith(p)),
     };
-    const ledger = await createEmbeddedLedger({ clock, kv });
+    const ledger = createEmbeddedLedger({ clock, kv });
     await ledger.grant('a', 10, 'g');
     fail = true;
     await expect(ledger.reserve('a', 4, 'r', 1000)).rejects.toThrow('disk full');

@@ -57,8 +57,12 @@ const emptyAccount = (): AccountDoc => ({
   grants: {},
 });
 
-/** Creates the embedded ledger, loading its persisted state first. */
-export async function createEmbeddedLedger(options: EmbeddedLedgerOptions): Promise<Ledger> {
+/**
+ * Creates the embedded ledger. Its persisted state is loaded before the first operation runs
+ * (every operation waits for it); a failed load rejects that operation and is tried again by
+ * the next one.
+ */
+export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   const { clock, kv } = options;
   const prefix = options.prefix ?? 'ledger:';
   const persistFrom = options.persistWindowsFrom ?? 3600;
@@ -69,7 +73,8 @@ export async function createEmbeddedLedger(options: EmbeddedLedgerOptions): Prom
   const recent = new Map<string, { result: ReserveResult; expiresAt: number }>(); // reserve idempotency
   const expiring = new Map<string, Expiring>(); // rl:, once:, ctr: entries
 
-  if (kv) {
+  async function load(): Promise<void> {
+    if (!kv) return;
     for (const key of await kv.list(prefix)) {
       const name = key.slice(prefix.length);
       if (name.startsWith('acct:')) {
@@ -86,10 +91,26 @@ export async function createEmbeddedLedger(options: EmbeddedLedgerOptions): Prom
     }
   }
 
+  let loaded = kv === undefined;
+  let loading: Promise<void> | undefined;
+  function ensureLoaded(): Promise<void> {
+    loading ??= load().then(
+      () => {
+        loaded = true;
+      },
+      (error: unknown) => {
+        for (const map of [accounts, holdOwner, grantOwner, expiring]) map.clear();
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  }
+
   let tail: Promise<unknown> = Promise.resolve();
-  /** Runs `fn` after every earlier operation has finished: the in-process serialisation. */
+  /** Runs `fn` after every earlier operation has finished (and the state is loaded): the in-process serialisation. */
   function serial<T>(fn: () => Promise<T> | T): Promise<T> {
-    const run = tail.then(fn, fn);
+    const run = loaded ? tail.then(fn) : tail.then(ensureLoaded).then(fn);
     tail = run.catch(() => undefined);
     return run;
   }

@@ -1,47 +1,24 @@
 /**
- * The client's address, from whatever the runtime adapter passed as the request's environment:
- * Node (`{ incoming }`), Bun (the server, `requestIP`), Deno (`{ remoteAddr }`); behind a trusted
- * proxy, the first `X-Forwarded-For` hop.
+ * The client's address: the one the runtime adapter reports for the connection, or, behind
+ * trusted reverse proxies, the `X-Forwarded-For` entry the nearest trusted proxy appended.
  * @module
  */
-import type { Context } from 'hono';
-
-interface NodeEnv {
-  incoming?: { socket?: { remoteAddress?: string } };
-}
-interface BunEnv {
-  requestIP?: (request: Request) => { address: string } | null;
-}
-interface DenoEnv {
-  remoteAddr?: { hostname?: string };
-}
+import type { ClientAddressOf } from '../options.ts';
+import type { AppContext } from './context.ts';
 
 /**
- * The client address of a request, or `unknown`. Behind `trustProxy` reverse proxies (true = 1),
- * the address is the entry that many hops from the right of `X-Forwarded-For`: each trusted proxy
+ * The client address of a request, or `unknown`. Behind `trustProxy` reverse proxies, the
+ * address is the entry that many hops from the right of `X-Forwarded-For`: each trusted proxy
  * appends the address it saw, so entries further left are the client's own claims.
  */
-export function clientAddress(c: Context, trustProxy: boolean | number): string {
-  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : Math.max(0, Math.floor(trustProxy));
-  if (hops > 0) {
+export function clientAddress(c: AppContext, trustProxy: number, socketAddress?: ClientAddressOf): string {
+  if (trustProxy > 0) {
     const chain = (c.req.header('x-forwarded-for') ?? '')
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== '');
-    const entry = chain[chain.length - hops];
+    const entry = chain[chain.length - trustProxy];
     if (entry) return entry;
   }
-  const env = c.env as (NodeEnv & BunEnv & DenoEnv) | undefined;
-  if (!env || typeof env !== 'object') return 'unknown';
-  const node = env.incoming?.socket?.remoteAddress;
-  if (node) return node;
-  if (typeof env.requestIP === 'function') {
-    try {
-      const ip = env.requestIP(c.req.raw)?.address;
-      if (ip) return ip;
-    } catch {
-      // not a Bun server
-    }
-  }
-  return env.remoteAddr?.hostname ?? 'unknown';
+  return socketAddress?.(c.req.raw, c.env) || 'unknown';
 }

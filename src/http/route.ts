@@ -4,22 +4,19 @@
  * work → commit or release), render — and feeds the OpenAPI document.
  * @module
  */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import type * as v from 'valibot';
-import { newId } from '../core/api-keys.ts';
 import type { Operation } from '../core/pricing.ts';
-import { rateLimitHeaders } from '../core/ratelimit.ts';
+import { rateLimitApiError, rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
-import type { RateDecision } from '../ports/ledger.ts';
 import { hasScope, type Principal, type Scope } from '../services/accounts.ts';
 import type { CacheStatus } from '../services/cache.ts';
-import { asApiError, type CallContext, deadlineSignal } from '../services/context.ts';
-import { authenticate, authenticateAdmin } from './auth.ts';
-import type { Runtime } from './runtime.ts';
+import { type CallContext, deadlineSignal } from '../services/context.ts';
+import { type Auth, presentedKey } from './auth.ts';
+import { queryRecord, readJsonBody } from './body.ts';
+import type { AppContext, AppEnv, MountDeps } from './context.ts';
+import { cacheHeaders } from './headers.ts';
 import { type AnySchema, validate } from './validate.ts';
-
-/** How a route authenticates. */
-export type Auth = 'key' | 'admin' | 'none';
 
 /** What a handler answers. */
 export type Reply =
@@ -47,7 +44,9 @@ export interface RouteContext {
   requestId: string;
   /** The public base URL (configured, else the request's origin). */
   baseUrl: string;
-  c: Context;
+  /** The client's address (see `client.ts`). */
+  address: string;
+  c: AppContext;
 }
 
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
@@ -99,69 +98,39 @@ export interface RouteSpec<
 /** A mountable route. */
 export interface Route {
   meta: RouteMeta;
-  mount(app: Hono, rt: Runtime): void;
+  mount(app: Hono<AppEnv>, deps: MountDeps): void;
 }
 
-/** Query parameters as a record; a repeated parameter's values are joined with commas. */
-function queryRecord(url: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of new URL(url).searchParams)
-    out[key] = key in out ? `${out[key]},${value}` : value;
-  return out;
-}
-
-/** The error of a body over `limit` bytes. */
-export function payloadTooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
-}
-
-/** Reads the body as UTF-8, refusing it as soon as it passes `limit` bytes. */
-async function readText(c: Context, limit: number): Promise<string> {
-  const body = c.req.raw.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw payloadTooLarge(limit);
-    }
-    chunks.push(value);
+/** The caller of a route with `auth`: a key's principal, or none (the admin token, or no auth). */
+async function callerOf(
+  spec: { auth: Auth; scope?: Scope },
+  c: AppContext,
+  deps: MountDeps,
+  address: string,
+): Promise<Principal | undefined> {
+  if (spec.auth === 'none') return undefined;
+  const key = presentedKey(c);
+  if (spec.auth === 'admin') {
+    const admin = await deps.services.auth.authenticateAdmin(key, address);
+    return admin === 'token' ? undefined : admin;
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
+  const principal = await deps.services.auth.authenticate(key, address);
+  if (spec.scope && !hasScope(principal.scopes, spec.scope)) {
+    throw new ApiError('insufficient_scope', `This key lacks the ${spec.scope} scope.`);
   }
-  return new TextDecoder().decode(all);
+  return principal;
 }
 
-async function readBody(c: Context, limit: number): Promise<unknown> {
-  const text = await readText(c, limit);
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+/** The answer of a reply, with `headers` added. */
+function respond(c: AppContext, reply: Reply, headers: Record<string, string>): Response {
+  if ('empty' in reply) return c.body(null, 204, headers);
+  Object.assign(headers, cacheHeaders(reply.cache), reply.headers);
+  const status = (reply.status ?? 200) as 200;
+  if ('text' in reply) {
+    headers['Content-Type'] = reply.contentType;
+    return c.body(reply.text, status, headers);
   }
-}
-
-/** Headers describing a cache status. */
-export function cacheHeaders(status: CacheStatus | undefined): Record<string, string> {
-  if (status === undefined) return {};
-  if (status === 'HIT') return { 'X-Cache': 'HIT', 'X-Cache-Tier': 'L1_MEMORY' };
-  if (status === 'L2' || status === 'STALE') return { 'X-Cache': status, 'X-Cache-Tier': 'L2_PERSISTENT' };
-  return { 'X-Cache': 'MISS' };
-}
-
-/** The public base URL of a request. */
-export function baseUrlOf(rt: Runtime, c: Context): string {
-  return rt.deps.publicUrl ?? new URL(c.req.url).origin;
+  return c.json(reply.json, status, headers);
 }
 
 /** Defines a route. */
@@ -186,79 +155,50 @@ export function defineRoute<
   const honoPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   return {
     meta,
-    mount(app, rt) {
+    mount(app, deps) {
+      const { services, settings } = deps;
+      const { limits } = settings;
       app.on(spec.method.toUpperCase(), honoPath, async (c) => {
-        const requestId = c.get('requestId' as never) as string;
-        let principal: Principal | undefined;
-        if (spec.auth === 'key') {
-          principal = await authenticate(rt, c);
-          if (spec.scope && !hasScope(principal.scopes, spec.scope)) {
-            throw new ApiError('insufficient_scope', `This key lacks the ${spec.scope} scope.`);
-          }
-        } else if (spec.auth === 'admin') {
-          const admin = await authenticateAdmin(rt, c);
-          if (admin !== 'token') principal = admin;
-        }
+        const requestId = c.get('requestId');
+        const address = deps.address(c);
+        const principal = await callerOf(spec, c, deps, address);
         const input = {
           params: spec.params ? validate(spec.params, c.req.param(), 'path') : undefined,
           query: spec.query ? validate(spec.query, queryRecord(c.req.url), 'query') : undefined,
           body: spec.body
-            ? validate(spec.body, await readBody(c, rt.deps.limits.maxBodyBytes), 'body')
+            ? validate(spec.body, await readJsonBody(c, limits.maxBodyBytes), 'body')
             : undefined,
         } as RouteInput<P, Q, B>;
         const signal = spec.ownDeadline
           ? c.req.raw.signal
-          : deadlineSignal(c.req.raw.signal, rt.deps.limits.deadlineMs);
-        const ctx: RouteContext = { principal, call: { signal }, requestId, baseUrl: baseUrlOf(rt, c), c };
+          : deadlineSignal(c.req.raw.signal, limits.deadlineMs);
+        const baseUrl = settings.publicUrl ?? new URL(c.req.url).origin;
+        const ctx: RouteContext = { principal, call: { signal }, requestId, baseUrl, address, c };
+        if (spec.auth !== 'key' || !principal) return respond(c, await spec.handle(input, ctx), {});
 
-        let decision: RateDecision | undefined;
+        // Keyed: the rate-limit headers go on every answer from here on, the refusal included.
+        const decision = await services.billing.admit(principal);
+        const headers = rateLimitHeaders(decision, principal.plan.rules);
         let reply: Reply;
-        let charged = 0;
+        let charged: number;
         try {
-          if (spec.auth === 'key' && principal) {
-            decision = await rt.services.billing.admit(principal);
-            const op = spec.operation?.(input) ?? 'account';
-            const outcome = await rt.services.billing.charge(
-              principal,
-              op,
-              requestId,
-              () => spec.handle(input, ctx),
-              (r) => ('cache' in r ? r.cache : undefined),
-              signal,
-            );
-            reply = outcome.result;
-            charged = outcome.charged;
-          } else {
-            reply = await spec.handle(input, ctx);
-          }
+          if (!decision.allowed) throw rateLimitApiError(decision, principal.plan.rules);
+          ({ result: reply, charged } = await services.billing.charge(
+            principal,
+            spec.operation?.(input) ?? 'account',
+            requestId,
+            () => spec.handle(input, ctx),
+            (r) => ('cache' in r ? r.cache : undefined),
+            signal,
+          ));
         } catch (error) {
-          const e = asApiError(error);
-          if (decision && principal) {
-            for (const [k, val] of Object.entries(rateLimitHeaders(decision, principal.plan.rules)))
-              c.header(k, val);
-          }
-          throw e;
+          for (const [name, value] of Object.entries(headers)) c.header(name, value);
+          throw error;
         }
-        const headers: Record<string, string> = {};
-        if (decision && principal) Object.assign(headers, rateLimitHeaders(decision, principal.plan.rules));
-        if (spec.auth === 'key') {
-          const own = 'json' in reply ? (reply.charged ?? 0) : 0;
-          headers['X-Credits-To-Deduct'] = String(charged + own);
-        }
-        if ('empty' in reply) return c.body(null, 204, headers);
-        Object.assign(headers, cacheHeaders(reply.cache), reply.headers);
-        const status = (reply.status ?? 200) as 200;
-        if ('text' in reply) {
-          headers['Content-Type'] = reply.contentType;
-          return c.body(reply.text, status, headers);
-        }
-        return c.json(reply.json, status, headers);
+        const own = 'json' in reply ? (reply.charged ?? 0) : 0;
+        headers['X-Credits-To-Deduct'] = String(charged + own);
+        return respond(c, reply, headers);
       });
     },
   };
-}
-
-/** A fresh request id. */
-export function requestIdFor(rt: Runtime): string {
-  return newId('req', rt.deps.random, 16);
 }

@@ -216,12 +216,12 @@ export class Accounts {
 
   /**
    * Adds credits: an `amount`, or a named `pack` (which also moves the account to the paid plan).
-   * With an `idempotencyKey`, repeating the call adds nothing.
+   * With an `idempotencyKey`, repeating the call adds nothing; without one, every call grants.
    */
   async grant(
     accountId: string,
     input: { amount?: number; pack?: string },
-    idempotencyKey: string,
+    idempotencyKey: string = newId('grant', this.deps.random),
   ): Promise<{ credits: number; plan: string; applied: boolean }> {
     const account = await this.load(accountId);
     const amount = input.pack !== undefined ? resolvePack(this.deps.packs, input.pack) : (input.amount ?? 0);

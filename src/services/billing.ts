@@ -4,7 +4,6 @@
  * @module
  */
 import { type BillingSettings, chargeFor, type Operation, type Pricing } from '../core/pricing.ts';
-import { rateLimitApiError } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
 import type { Ledger, RateDecision } from '../ports/ledger.ts';
 import type { Logger } from '../ports/logger.ts';
@@ -44,31 +43,17 @@ function storageDown(error: unknown): ApiError {
 export class Billing {
   constructor(private readonly deps: BillingDeps) {}
 
-  /** The price of an operation. */
-  price(op: Operation): number {
-    return this.deps.pricing[op];
-  }
-
   /**
-   * Counts the call against the caller's plan. Returns the decision (for the rate-limit headers);
-   * throws the 429 error (with the decision in `details.rateLimit`) when a rule refuses.
+   * Counts the call against the caller's plan and returns the decision. The call is refused when
+   * `allowed` is false: the caller answers core's `rateLimitApiError` then, with the decision's
+   * rate-limit headers (a refused hit is not counted).
    */
   async admit(principal: Principal): Promise<RateDecision> {
-    let decision: RateDecision;
     try {
-      decision = await this.deps.ledger.hit(`acct:${principal.accountId}`, principal.plan.rules);
+      return await this.deps.ledger.hit(`acct:${principal.accountId}`, principal.plan.rules);
     } catch (error) {
       throw storageDown(error);
     }
-    if (!decision.allowed) {
-      const error = rateLimitApiError(decision, principal.plan.rules);
-      throw new ApiError(error.code, error.message, {
-        retryAfter: error.retryAfter ?? 1,
-        details: { ...error.details },
-        cause: { rateLimit: decision, rules: principal.plan.rules },
-      });
-    }
-    return decision;
   }
 
   /**

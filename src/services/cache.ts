@@ -97,12 +97,6 @@ export class ResponseCache {
     return this.flights.run(key, signal, () => this.fill(key, ttlMs, load, memory)) as Promise<Cached<T>>;
   }
 
-  /** Drops `key` from both tiers. */
-  async invalidate(key: string): Promise<void> {
-    this.l1.delete(key);
-    await this.kv.delete(await l2Key(key));
-  }
-
   private async fill<T>(
     key: string,
     ttlMs: number,

@@ -49,6 +49,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { Random } from '../ports/random.ts';
 import type { Accounts } from './accounts.ts';
+import type { SharedSecret } from './secret.ts';
 
 /** Whether sign-up takes new requests: `paused` answers 503 agent_signup_busy, `off` agent_signup_disabled. */
 export type SignupMode = 'on' | 'paused' | 'off';
@@ -60,7 +61,7 @@ export interface SignupDeps {
   clock: Clock;
   random: Random;
   logger: Logger;
-  secret: Uint8Array;
+  secret: SharedSecret;
   accounts: Accounts;
   mailer: Mailer;
   /** Undefined = no deliverability lookups (`TUBESCRIBE_DNS=off`). */
@@ -157,7 +158,7 @@ export class Signups {
         type: 'signup',
         email,
         token,
-        codeMac: await codeMac(this.deps.secret, token, code),
+        codeMac: await codeMac(this.deps.secret.bytes, token, code),
         now: clock.now(),
       },
       { ...settings, verifyUrl: client.verifyUrl },
@@ -198,7 +199,7 @@ export class Signups {
       if (early.outcome.kind === 'error') throw early.outcome.error;
     }
     const pending = state as PendingSignup;
-    const codeCorrect = await codeMatches(this.deps.secret, token, code, pending.codeMac);
+    const codeCorrect = await codeMatches(this.deps.secret.bytes, token, code, pending.codeMac);
     const claimed = codeCorrect ? await ledger.consumeOnce(`signup:claim:${token}`, retentionMs) : false;
     const hasAccount =
       codeCorrect && claimed ? (await kv.get(`email:${pending.accountKey}`)) !== undefined : false;

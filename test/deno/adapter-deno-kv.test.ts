@@ -71,7 +71,7 @@ describe('deno adapter with the Deno KV ledger', () => {
       expect((await transcript.text()).trim()).not.toBe('');
       expect(await creditsOf(fetch, server.url, key)).toBe(2);
     } finally {
-      await server.shutdown();
+      await server.close();
       await ledger.close?.();
     }
     const kv = await deno.openKv(path);

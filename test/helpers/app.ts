@@ -2,6 +2,8 @@
  * An app under test: in-memory storage, a manual clock, seeded randomness, a silent logger and a
  * fake (or given) upstream; plus helpers to create keys and read credits.
  */
+
+import { nodeClientAddress } from '../../adapters/node/client-address.ts';
 import { createTubescribe, type Tubescribe } from '../../src/app.ts';
 import { silentLogger } from '../../src/drivers/system.ts';
 import type { AppOptions } from '../../src/options.ts';
@@ -44,12 +46,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     random: new SeededRandom(seed),
     logger: silentLogger,
     upstream,
+    clientAddress: nodeClientAddress,
     adminToken: ADMIN,
     secret: 'test-secret-test-secret-test-secret!',
     ...appOptions,
     limits: { reconcileIntervalMs: 0, ...appOptions.limits },
   });
-  await ts.ready;
+  await ts.start();
   const call = (path: string, init: RequestInit & { key?: string } = {}) => {
     const { key, ...rest } = init;
     const headers = new Headers(rest.headers);
@@ -72,8 +75,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       return (await res.json()) as { api_key: string; account_id: string; key_id: string };
     },
     async balance(accountId: string) {
-      const runtime = await ts.ready;
-      return (await runtime.deps.ledger.credits(accountId)).balance;
+      return (await ts.ports.ledger.credits(accountId)).balance;
     },
   };
 }

@@ -83,14 +83,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       upstream,
       limits: { reconcileIntervalMs: 0, ...options.app?.limits, ...own.limits },
     });
-    const runtime = await ts.ready;
+    await ts.start();
     const call = (path: string, init: RequestInit & { key?: string } = {}) => {
       const { key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
       return Promise.resolve(ts.app.request(path, { ...rest, headers }));
     };
-    instances.push({ index, ts, storage, upstream, ledger: runtime.deps.ledger, call });
+    instances.push({ index, ts, storage, upstream, ledger: ts.ports.ledger, call });
   }
   const at = (i: number): Instance => instances[i % instances.length]!;
   return {

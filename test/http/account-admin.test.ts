@@ -269,7 +269,7 @@ describe('admin authentication', () => {
 
   test('without a configured token only admin-scope keys work', async () => {
     const t = await testApp({ adminToken: '' });
-    const rt = await t.ts.ready;
+    const rt = t.ts;
     const admin = await rt.services.accounts.createKey({ scopes: ['admin'] });
     await expectError(await t.call('/admin/keys', { ...json({}), key: ADMIN }), 401, 'invalid_api_key');
     expect((await t.call('/admin/keys', { ...json({}), key: admin.api_key })).status).toBe(201);

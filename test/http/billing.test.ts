@@ -23,8 +23,8 @@ import {
 const TRANSCRIPT = `/v1/transcripts?video_id=${VIDEO}`;
 
 async function credits(f: Fixture) {
-  const rt = await f.ts.ready;
-  return rt.deps.ledger.credits(f.accountId);
+  const rt = f.ts;
+  return rt.ports.ledger.credits(f.accountId);
 }
 
 describe('prices', () => {
@@ -135,7 +135,7 @@ describe('cache tiers and cache-hit charging', () => {
   test('MISS, then HIT (L1), then L2 on a fresh app over the same storage; hits cost the same', async () => {
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const kv = createMemoryKv(clock);
-    const ledger = await createEmbeddedLedger({ clock, kv });
+    const ledger = createEmbeddedLedger({ clock, kv });
     const plans = { [UNLIMITED]: [{ limit: 1000, window: 1 }] };
     const f = await fixture({ clock, kv, ledger, plans }, 10);
     const miss = await f.get(TRANSCRIPT);
@@ -158,7 +158,7 @@ describe('cache tiers and cache-hit charging', () => {
   test('chargeCacheHits: false makes HIT and L2 free, a MISS still costs', async () => {
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const kv = createMemoryKv(clock);
-    const ledger = await createEmbeddedLedger({ clock, kv });
+    const ledger = createEmbeddedLedger({ clock, kv });
     const options = { clock, kv, ledger, billing: { chargeCacheHits: false } };
     const f = await fixture(options, 10);
     expect((await f.get(TRANSCRIPT)).headers.get('x-credits-to-deduct')).toBe('1');

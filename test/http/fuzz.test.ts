@@ -247,7 +247,7 @@ test(`fuzz: ${RUNS} random requests never 5xx, always the envelope, credits only
     1_000_000,
   );
   const decoy = await f.key(5);
-  const rt = await f.ts.ready;
+  const rt = f.ts;
   const routes = f.ts.app.routes
     .filter((r) => r.method !== 'ALL')
     .map((r) => ({ method: r.method, template: r.path.replace(/:(\w+)/g, '{$1}') }));
@@ -264,13 +264,13 @@ test(`fuzz: ${RUNS} random requests never 5xx, always the envelope, credits only
       async ([method, path], query, headers, body) => {
         runs++;
         lastError = '';
-        const before = await rt.deps.ledger.credits(f.accountId);
+        const before = await rt.ports.ledger.credits(f.accountId);
         const init: RequestInit = { method, headers };
         if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body;
         const res = await f.ts.app.request(`${path}${query}`, init);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const text = await res.text();
-        const after = await rt.deps.ledger.credits(f.accountId);
+        const after = await rt.ports.ledger.credits(f.accountId);
         const label = `${method} ${path.slice(0, 200)}${query.slice(0, 200)} → ${res.status} ${text.slice(0, 300)} ${lastError}`;
         expect(res.status, label).toBeLessThan(500);
         if ((res.status < 200 || res.status > 299) && method !== 'HEAD')

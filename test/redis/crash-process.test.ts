@@ -45,7 +45,8 @@ describeRedis('crash safety: a tubescribe process killed with SIGKILL mid-reques
       logger: silentLogger,
       limits: { reconcileIntervalMs: 20 },
     });
-    const { ledger } = (await survivor.ready).deps;
+    await survivor.start(); // starts its reconciler
+    const { ledger } = survivor.ports;
     let child: ChildServer | undefined;
     try {
       child = await startServer({

@@ -145,7 +145,9 @@ describeRedis('4 instances on one Redis (in one process, separate connections)',
     cluster = await startCluster({ app: { plans: PLANS } });
     const c = cluster;
     const secrets = await Promise.all(
-      c.instances.map(async (instance) => Buffer.from((await instance.ts.ready).deps.secret).toString('hex')),
+      c.instances.map(async (instance) =>
+        Buffer.from((await instance.ts.start(), instance.ts.secret.bytes)).toString('hex'),
+      ),
     );
     expect(new Set(secrets).size).toBe(1);
     const { api_key } = await c.key(10, 'bulk');

@@ -6,6 +6,7 @@
  * address, per client network and per domain.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { withNode } from '../../adapters/node/index.ts';
 import { createTubescribe } from '../../src/app.ts';
 import { codeMac, generateCode, generateSignupToken } from '../../src/core/signup-code.ts';
 import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
@@ -169,9 +170,9 @@ describe('codes: from the CSPRNG port, stored only as an HMAC', () => {
       },
     );
     const mailer = new CapturingMailer();
-    const ts = createTubescribe({ mailer, logger: silentLogger, upstream: new FakeUpstream() });
-    const deps = (await ts.ready).deps;
-    expect(deps.random).toBe(cryptoRandom);
+    const ts = createTubescribe(withNode({ mailer, logger: silentLogger, upstream: new FakeUpstream() }));
+    await ts.start();
+    expect(ts.ports.random).toBe(cryptoRandom);
     const before = drawn.length;
     const res = await ts.app.request(
       '/api/agent/signup',
@@ -191,7 +192,7 @@ describe('codes: from the CSPRNG port, stored only as an HMAC', () => {
     const logs: string[] = [];
     const memory = createMemoryKv(clock);
     const kv = recordingKv(memory, writes);
-    const ledger = recordingLedger(await createEmbeddedLedger({ clock, kv }), ledgerCalls);
+    const ledger = recordingLedger(createEmbeddedLedger({ clock, kv }), ledgerCalls);
     const logger: Logger = {
       log: (level, message, fields) => logs.push(JSON.stringify({ level, message, fields })),
     };
@@ -328,7 +329,7 @@ describe('concurrent verification with the correct code', () => {
       // 3 code checks of a token are refused unevaluated (too_many_attempts).
       expect((counts.invalid_signup_token ?? 0) + (counts.too_many_attempts ?? 0)).toBe(n - 1);
       expect(counts.invalid_signup_token).toBeGreaterThanOrEqual(Math.min(n, 3) - 1);
-      const kv = (await t.ts.ready).deps.kv;
+      const kv = t.ts.ports.kv;
       expect((await kv.list('apikey:')).length).toBe(1);
       expect((await kv.list('account:')).length).toBe(1);
       const created = bodies[responses.findIndex((r) => r.status === 201)]!;

@@ -67,7 +67,7 @@ describe('HTTP mail-API mailer (TUBESCRIBE_MAILER=https://TOKEN@host/path)', () 
     const api = await mailApi(() => status);
     const t = await signupHarness({ mailer: createMailer(api.url, { log: () => {} }) });
     await expectError(await t.signup('api@example.org'), 502, 'email_failed');
-    expect(await (await t.ts.ready).deps.kv.list('signup')).toEqual([]);
+    expect(await t.ts.ports.kv.list('signup')).toEqual([]);
     status = 200;
     await expectJson(await t.signup('api@example.org'));
   });

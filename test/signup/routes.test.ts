@@ -173,7 +173,7 @@ describe('POST /api/agent/signup', () => {
 
   it('email_failed (502, retryable) when the mailer rejects: no pending record, the previous token still works', async () => {
     const t = await signupHarness();
-    const kv = (await t.ts.ready).deps.kv;
+    const kv = t.ts.ports.kv;
     const before = await t.start('hopper@example.org');
     const stored = async () => ({
       pending: (await kv.list('signup:')).sort(),
@@ -419,7 +419,7 @@ describe("sign-up mounted alone (routes: 'signup') on the storage of a data app"
   it('signs up on the sign-up host; the data app accepts the new key; data routes 404 on the sign-up host', async () => {
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const kv = createMemoryKv(clock);
-    const ledger = await createEmbeddedLedger({ clock, kv });
+    const ledger = createEmbeddedLedger({ clock, kv });
     const api = await testApp({ clock, kv, ledger, seed: 11, routes: 'api' });
     const signupHost = await signupHarness({
       clock,

@@ -70,7 +70,7 @@ describe('sign-up over a real SMTP server', () => {
     });
     const mailer = switchable(createSmtpMailer(good.url, { timeoutMs: 5_000 }));
     const t = await signupHarness({ mailer });
-    const kv = (await t.ts.ready).deps.kv;
+    const kv = t.ts.ports.kv;
     const first = await expectJson<{ signup_token: string }>(await t.signup('neo@example.org'));
     const code = codeOf(good.inbox[0]!, 'neo@example.org');
     const dump = async () => {

@@ -136,7 +136,7 @@ export async function dumpKv(kv: {
 
 /** How many API keys are stored (`apikey:<digest>` documents). */
 export async function storedKeys(t: TestApp): Promise<number> {
-  return (await (await t.ts.ready).deps.kv.list('apikey:')).length;
+  return (await t.ts.ports.kv.list('apikey:')).length;
 }
 
 /** The median of `values` (not empty). */

@@ -1,11 +1,12 @@
 // Bun: import the built package by its own name and serve with Bun.serve on a free port.
-import { createFixturesUpstream } from 'tubescribe';
+
 import { serve } from 'tubescribe/bun';
+import { createFixturesUpstream } from 'tubescribe/node';
 import { appOptions, check } from './check.mjs';
 
 const server = await serve({ port: 0, host: '127.0.0.1', app: appOptions(createFixturesUpstream) });
 try {
   await check(server.url, `bun ${Bun.version}`);
 } finally {
-  await server.stop();
+  await server.close();
 }

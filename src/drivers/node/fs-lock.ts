@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 /** Thrown when another live process holds the folder. */
-export class StorageLockedError extends Error {
+class StorageLockedError extends Error {
   override name = 'StorageLockedError';
   constructor(
     readonly dir: string,

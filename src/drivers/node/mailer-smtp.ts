@@ -17,7 +17,7 @@
  * sign up again.
  * @module
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage } from '../../ports/mailer.ts';
 import { defaultFrom } from '../mailer-http.ts';
 import { settingUrl } from '../setting-url.ts';
@@ -97,7 +97,7 @@ function failure(error: unknown): Error {
 export function createSmtpMailer(url: string, options: SmtpMailerOptions = {}): Mailer {
   const settings = parseSmtpUrl(url, options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const transport = createTransport({
+  const transportOptions = {
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
@@ -108,7 +108,20 @@ export function createSmtpMailer(url: string, options: SmtpMailerOptions = {}): 
     socketTimeout: timeoutMs,
     dnsTimeout: timeoutMs,
     socketCloseTimeout: 0,
-  });
+  };
+  // nodemailer is an optional peer dependency: loaded on the first message, so that importing
+  // tubescribe/node never needs it.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = (): Promise<Transporter> => {
+    transport ??= import('nodemailer').then(
+      (nodemailer) => nodemailer.createTransport(transportOptions),
+      (cause: unknown) => {
+        transport = undefined;
+        throw new Error('install nodemailer to send mail over SMTP (npm install nodemailer)', { cause });
+      },
+    );
+    return transport;
+  };
   return {
     async send(message: MailMessage): Promise<void> {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -116,7 +129,7 @@ export function createSmtpMailer(url: string, options: SmtpMailerOptions = {}): 
         timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
       });
       try {
-        const sending = transport.sendMail({
+        const sending = (await transporter()).sendMail({
           from: settings.from,
           to: message.to,
           subject: message.subject,
@@ -125,7 +138,7 @@ export function createSmtpMailer(url: string, options: SmtpMailerOptions = {}): 
         });
         sending.catch(() => {}); // a late failure after the deadline is already reported
         const info = await Promise.race([sending, deadline]);
-        if (info.rejected.length > 0 || info.accepted.length === 0) {
+        if ((info.rejected ?? []).length > 0 || (info.accepted ?? []).length === 0) {
           throw new Error('the server did not accept the recipient');
         }
       } catch (error) {

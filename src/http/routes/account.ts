@@ -3,12 +3,11 @@
  * @module
  */
 import * as v from 'valibot';
-import { newId } from '../../core/api-keys.ts';
 import { accountKey, parseEmail } from '../../core/email.ts';
 import { ApiError } from '../../errors.ts';
 import { isScope, SCOPES, type Scope } from '../../services/accounts.ts';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 
 const credits = v.pipe(
   v.number('expected a whole number of credits'),
@@ -41,7 +40,7 @@ const accountParams = v.object({ account_id: v.pipe(v.string(), v.maxLength(80))
 const keyParams = v.object({ key_id: v.pipe(v.string(), v.maxLength(80)) });
 
 /** `GET /v1/account` and the admin routes. */
-export function accountRoutes(rt: Runtime): Route[] {
+export function accountRoutes({ services, settings }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -55,7 +54,7 @@ export function accountRoutes(rt: Runtime): Route[] {
         description: '{account_id, credits, plan, limits:{requests_per_second, requests_per_day}}',
       },
       errors: [],
-      handle: async (_input, ctx) => ({ json: await rt.services.accounts.me(ctx.principal!) }),
+      handle: async (_input, ctx) => ({ json: await services.accounts.me(ctx.principal!) }),
     }),
     defineRoute({
       method: 'post',
@@ -68,13 +67,13 @@ export function accountRoutes(rt: Runtime): Route[] {
       errors: [400, 403],
       handle: async (input) => {
         const b = input.body;
-        const create: Parameters<typeof rt.services.accounts.createKey>[0] = {};
+        const create: Parameters<typeof services.accounts.createKey>[0] = {};
         if (b.credits !== undefined) create.credits = b.credits;
         if (b.plan !== undefined) {
-          if (!(b.plan in rt.deps.plans)) {
+          if (!(b.plan in settings.plans)) {
             throw new ApiError(
               'invalid_parameter',
-              `Invalid parameter 'plan': known plans are ${Object.keys(rt.deps.plans).join(', ')}.`,
+              `Invalid parameter 'plan': known plans are ${Object.keys(settings.plans).join(', ')}.`,
               {
                 details: { parameter: 'plan', location: 'body' },
               },
@@ -88,7 +87,7 @@ export function accountRoutes(rt: Runtime): Route[] {
           create.email = email.address;
           create.emailKey = accountKey(email.address);
         }
-        return { json: await rt.services.accounts.createKey(create), status: 201 };
+        return { json: await services.accounts.createKey(create), status: 201 };
       },
     }),
     defineRoute({
@@ -100,7 +99,7 @@ export function accountRoutes(rt: Runtime): Route[] {
       params: accountParams,
       response: { description: '{account_id, credits, plan, keys:[…]}' },
       errors: [403, 404],
-      handle: async (input) => ({ json: await rt.services.accounts.view(input.params.account_id) }),
+      handle: async (input) => ({ json: await services.accounts.view(input.params.account_id) }),
     }),
     defineRoute({
       method: 'post',
@@ -124,11 +123,7 @@ export function accountRoutes(rt: Runtime): Route[] {
         const grant: { amount?: number; pack?: string } = {};
         if (input.body.amount !== undefined) grant.amount = input.body.amount;
         if (input.body.pack !== undefined) grant.pack = input.body.pack;
-        const result = await rt.services.accounts.grant(
-          input.params.account_id,
-          grant,
-          header ?? newId('grant', rt.deps.random),
-        );
+        const result = await services.accounts.grant(input.params.account_id, grant, header);
         return { json: { credits: result.credits, plan: result.plan } };
       },
     }),
@@ -142,7 +137,7 @@ export function accountRoutes(rt: Runtime): Route[] {
       response: { status: 204, description: 'Revoked' },
       errors: [403, 404],
       handle: async (input) => {
-        await rt.services.accounts.revoke(input.params.key_id);
+        await services.accounts.revoke(input.params.key_id);
         return { empty: true, status: 204 };
       },
     }),

@@ -4,8 +4,8 @@
  * @module
  */
 import * as v from 'valibot';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 import { channel, cursorOf, localeOf, localeQuery, pageQuery } from '../schemas.ts';
 import { oneOf } from '../validate.ts';
 
@@ -17,7 +17,7 @@ const sortBy = v.optional(
 );
 
 /** The channel routes. */
-export function channelRoutes(rt: Runtime): Route[] {
+export function channelRoutes({ services }: RouteDeps): Route[] {
   const tab = (name: 'videos' | 'streams' | 'shorts', summary: string) =>
     defineRoute({
       method: 'get',
@@ -46,7 +46,7 @@ export function channelRoutes(rt: Runtime): Route[] {
       },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.channels.videos(
+        const { record, cache } = await services.channels.videos(
           input.params.id,
           name,
           { sort: input.query.sort_by, ...cursorOf(input.query) },
@@ -70,7 +70,7 @@ export function channelRoutes(rt: Runtime): Route[] {
       response: { description: 'The channel profile' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.channels.profile(input.params.id, {
+        const { record, cache } = await services.channels.profile(input.params.id, {
           ...ctx.call,
           ...localeOf(input.query),
         });
@@ -90,7 +90,7 @@ export function channelRoutes(rt: Runtime): Route[] {
       response: { description: 'channel_id and videos' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.channels.latest(input.params.id, ctx.call);
+        const { record, cache } = await services.channels.latest(input.params.id, ctx.call);
         return { json: record, cache };
       },
     }),
@@ -111,14 +111,10 @@ export function channelRoutes(rt: Runtime): Route[] {
       response: { description: 'playlists, has_more, next_cursor' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.channels.playlists(
-          input.params.id,
-          cursorOf(input.query),
-          {
-            ...ctx.call,
-            ...localeOf(input.query),
-          },
-        );
+        const { record, cache } = await services.channels.playlists(input.params.id, cursorOf(input.query), {
+          ...ctx.call,
+          ...localeOf(input.query),
+        });
         return { json: record, cache };
       },
     }),

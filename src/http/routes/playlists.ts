@@ -4,8 +4,8 @@
  * @module
  */
 import * as v from 'valibot';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 import { cursorOf, localeOf, localeQuery, pageQuery, playlistId } from '../schemas.ts';
 
 const params = v.object({ id: playlistId });
@@ -13,10 +13,10 @@ const query = v.object({ ...pageQuery, ...localeQuery });
 const errors = [400, 404, 502, 503, 504];
 
 /** The playlist routes. */
-export function playlistRoutes(rt: Runtime): Route[] {
+export function playlistRoutes({ services }: RouteDeps): Route[] {
   /** One page of the playlist a request names (both routes answer from it). */
   const page = (input: RouteInput<typeof params, typeof query, undefined>, ctx: RouteContext) =>
-    rt.services.playlists.page(input.params.id, cursorOf(input.query), {
+    services.playlists.page(input.params.id, cursorOf(input.query), {
       ...ctx.call,
       ...localeOf(input.query),
     });

@@ -4,8 +4,8 @@
  */
 import * as v from 'valibot';
 import type { SearchFilters } from '../../ports/upstream.ts';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 import { localeOf, localeQuery, pageQuery } from '../schemas.ts';
 import { oneOf, queryInteger, text } from '../validate.ts';
 
@@ -26,7 +26,7 @@ const searchQuery = v.object({
 const suggestQuery = v.object({ q: text(200, 'a partial query'), ...localeQuery });
 
 /** The search routes. */
-export function searchRoutes(rt: Runtime): Route[] {
+export function searchRoutes({ services }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -54,7 +54,7 @@ export function searchRoutes(rt: Runtime): Route[] {
         if (q.upload_date) filters.uploadDate = q.upload_date;
         if (q.duration) filters.duration = q.duration;
         const cursor = q.cursor ?? q.continuation;
-        const { record, cache } = await rt.services.search.search(
+        const { record, cache } = await services.search.search(
           q.q,
           filters,
           cursor === undefined ? { limit: q.limit } : { limit: q.limit, cursor },
@@ -76,7 +76,7 @@ export function searchRoutes(rt: Runtime): Route[] {
       response: { description: 'query and suggestions, ranked' },
       errors: [400, 502, 503, 504],
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.search.suggestions(input.query.q, {
+        const { record, cache } = await services.search.suggestions(input.query.q, {
           ...ctx.call,
           ...localeOf(input.query),
         });

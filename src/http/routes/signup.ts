@@ -8,25 +8,24 @@ import * as v from 'valibot';
 import { isWellFormedCode } from '../../core/signup-code.ts';
 import { ApiError } from '../../errors.ts';
 import type { SignupClient } from '../../services/signup.ts';
-import { clientAddress } from '../client.ts';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route, type RouteContext } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 
 // Loose shapes: the service answers with the contract's own codes (invalid_email, invalid_request).
 const signupBody = v.object({ email: v.optional(v.unknown()) });
 const verifyBody = v.object({ signup_token: v.optional(v.unknown()), code: v.optional(v.unknown()) });
 
-function clientOf(rt: Runtime, ctx: RouteContext): SignupClient {
+function clientOf(ctx: RouteContext): SignupClient {
   const origin = new URL(ctx.c.req.url).origin;
   return {
-    address: clientAddress(ctx.c, rt.deps.trustProxy),
-    baseUrl: rt.deps.publicUrl ?? ctx.baseUrl,
+    address: ctx.address,
+    baseUrl: ctx.baseUrl,
     verifyUrl: `${origin}/api/agent/verify`,
   };
 }
 
 /** The sign-up routes. */
-export function signupRoutes(rt: Runtime): Route[] {
+export function signupRoutes({ services }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -41,7 +40,7 @@ export function signupRoutes(rt: Runtime): Route[] {
       response: { description: '{status: "code_sent", signup_token, expires_in: 600, next}' },
       errors: [400, 429, 502, 503],
       handle: async (input, ctx) => ({
-        json: await rt.services.signups.signup(input.body.email, clientOf(rt, ctx)),
+        json: await services.signups.signup(input.body.email, clientOf(ctx)),
       }),
     }),
     defineRoute({
@@ -66,7 +65,7 @@ export function signupRoutes(rt: Runtime): Route[] {
           throw new ApiError('invalid_request', 'Send {"signup_token": "<token>", "code": "<6 digits>"}.');
         }
         return {
-          json: await rt.services.signups.verify(token, code as string, clientOf(rt, ctx)),
+          json: await services.signups.verify(token, code as string, clientOf(ctx)),
           status: 201,
         };
       },

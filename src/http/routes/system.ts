@@ -3,17 +3,18 @@
  * other route, so the OpenAPI document lists them too.
  * @module
  */
+
+import type { RouteDeps } from '../context.ts';
 import { docsPage } from '../docs.ts';
 import { openApiDocument } from '../openapi.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 
 /** The system routes; `all` returns every route of the app (for the document and the docs page). */
-export function systemRoutes(rt: Runtime, all: () => readonly Route[]): Route[] {
+export function systemRoutes({ settings }: RouteDeps, all: () => readonly Route[]): Route[] {
   const document = (baseUrl: string) =>
     openApiDocument(
       all().map((route) => route.meta),
-      rt.deps.pricing,
+      settings.pricing,
       baseUrl,
     );
   return [

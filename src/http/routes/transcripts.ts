@@ -8,8 +8,9 @@ import { BATCH_DEFAULTS } from '../../core/batch-settings.ts';
 import { renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/render/index.ts';
 import type { TrackPolicy } from '../../core/tracks.ts';
 import type { RunnableTask } from '../../services/batches.ts';
+import type { Services } from '../../services/index.ts';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Reply, type Route, type RouteContext } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 import { format, languageCsv, languageList, trackPolicy, videoId } from '../schemas.ts';
 import { oneOf, queryBoolean } from '../validate.ts';
 
@@ -78,8 +79,12 @@ interface TranscriptInput {
 }
 
 /** Runs the transcript service and renders the requested format with the transcript headers. */
-async function transcriptReply(rt: Runtime, input: TranscriptInput, ctx: RouteContext): Promise<Reply> {
-  const result = await rt.services.transcripts.get(
+async function transcriptReply(
+  services: Services,
+  input: TranscriptInput,
+  ctx: RouteContext,
+): Promise<Reply> {
+  const result = await services.transcripts.get(
     {
       videoId: input.video_id,
       languages: input.languages,
@@ -103,7 +108,7 @@ async function transcriptReply(rt: Runtime, input: TranscriptInput, ctx: RouteCo
 }
 
 /** The transcript routes. */
-export function transcriptRoutes(rt: Runtime): Route[] {
+export function transcriptRoutes({ services }: RouteDeps): Route[] {
   const description =
     'Returns the captions of a video. Languages are tried in order before the track kind; `*` ' +
     "(alias `auto`) is the video's spoken language. JSON formats answer the Transcript object; " +
@@ -122,7 +127,7 @@ export function transcriptRoutes(rt: Runtime): Route[] {
       operation: () => 'transcript',
       response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
       errors,
-      handle: (input, ctx) => transcriptReply(rt, input.body, ctx),
+      handle: (input, ctx) => transcriptReply(services, input.body, ctx),
     }),
     defineRoute({
       method: 'get',
@@ -137,7 +142,7 @@ export function transcriptRoutes(rt: Runtime): Route[] {
       operation: () => 'transcript',
       response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
       errors,
-      handle: (input, ctx) => transcriptReply(rt, input.query, ctx),
+      handle: (input, ctx) => transcriptReply(services, input.query, ctx),
     }),
     defineRoute({
       method: 'post',
@@ -184,7 +189,7 @@ export function transcriptRoutes(rt: Runtime): Route[] {
             return task;
           }),
         ];
-        const { result, charged } = await rt.services.batches.runSync(
+        const { result, charged } = await services.batches.runSync(
           ctx.principal!,
           ctx.requestId,
           tasks,
@@ -207,7 +212,7 @@ export function transcriptRoutes(rt: Runtime): Route[] {
       response: { description: 'The track inventory' },
       errors,
       handle: async (input, ctx) => {
-        const languages = await rt.services.transcripts.languages(input.params.videoId, ctx.call);
+        const languages = await services.transcripts.languages(input.params.videoId, ctx.call);
         return { json: languages };
       },
     }),
@@ -229,7 +234,7 @@ export function transcriptRoutes(rt: Runtime): Route[] {
       errors,
       handle: (input, ctx) =>
         transcriptReply(
-          rt,
+          services,
           {
             video_id: input.params.videoId,
             format: input.query.format === 'json' ? 'segments' : input.query.format,

@@ -4,8 +4,8 @@
  * @module
  */
 import * as v from 'valibot';
+import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { Runtime } from '../runtime.ts';
 import { localeOf, localeQuery, videoId } from '../schemas.ts';
 import { oneOf } from '../validate.ts';
 
@@ -15,7 +15,7 @@ const modeQuery = v.object({ ...localeQuery, mode: v.optional(oneOf(['fast', 'fu
 const errors = [400, 403, 404, 502, 503, 504];
 
 /** The video routes. */
-export function videoRoutes(rt: Runtime): Route[] {
+export function videoRoutes({ services }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -31,7 +31,7 @@ export function videoRoutes(rt: Runtime): Route[] {
       response: { description: 'The basic-info record' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.videos.basicInfo(input.params.id, {
+        const { record, cache } = await services.videos.basicInfo(input.params.id, {
           ...ctx.call,
           ...localeOf(input.query),
         });
@@ -52,7 +52,7 @@ export function videoRoutes(rt: Runtime): Route[] {
       response: { description: 'The full video record' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.videos.info(input.params.id, 'full', {
+        const { record, cache } = await services.videos.info(input.params.id, 'full', {
           ...ctx.call,
           ...localeOf(input.query),
         });
@@ -75,7 +75,7 @@ export function videoRoutes(rt: Runtime): Route[] {
       response: { description: 'The fast or full video record' },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await rt.services.videos.info(input.params.id, input.query.mode, {
+        const { record, cache } = await services.videos.info(input.params.id, input.query.mode, {
           ...ctx.call,
           ...localeOf(input.query),
         });

@@ -1,0 +1,31 @@
+/**
+ * What every runtime adapter's `serve()` takes and returns, so that starting and stopping
+ * tubescribe reads the same on Node, Bun and Deno.
+ * @module
+ */
+import type { Tubescribe } from '../src/app.ts';
+import type { AppOptions } from '../src/options.ts';
+
+/** Options of an adapter's `serve()`. */
+export interface ServeOptions {
+  /** The app's options. */
+  app?: AppOptions;
+  /** Listening port; 0 picks a free one. Default 8787. */
+  port?: number;
+  /** Listening address. Default 127.0.0.1. */
+  host?: string;
+}
+
+/** A running server, as every adapter's `serve()` resolves it (once it listens). */
+export interface RunningServer {
+  /** `http://host:port` */
+  url: string;
+  tubescribe: Tubescribe;
+  /** Stops accepting connections, lets the requests in flight finish, then closes storage. */
+  close(): Promise<void>;
+}
+
+/** The URL of a listening address (IPv6 hosts in brackets). */
+export function serverUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,45 @@
+/**
+ * What the HTTP layer is built from: the services and settings every route module receives, the
+ * few ports the app's own middleware uses, and the typed per-request variables.
+ * @module
+ */
+import type { Context } from 'hono';
+import type { ClientAddressOf } from '../options.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Random } from '../ports/random.ts';
+import type { Services } from '../services/index.ts';
+import type { Settings } from '../settings.ts';
+
+/** The Hono environment of the app: its per-request variables. */
+export interface AppEnv {
+  Variables: {
+    /** The request's id (`X-Request-Id`, logs, reservation ids). */
+    requestId: string;
+  };
+}
+
+/** The context of a request in this app. */
+export type AppContext = Context<AppEnv>;
+
+/** What every route module receives. */
+export interface RouteDeps {
+  services: Services;
+  settings: Settings;
+}
+
+/** What a route is mounted with: the route modules' deps, and the client address of a request. */
+export interface MountDeps extends RouteDeps {
+  address(c: AppContext): string;
+}
+
+/** What the app is built from. */
+export interface HttpDeps extends RouteDeps {
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** Start-up (secret election); awaited by the first request. */
+  start(): Promise<void>;
+  /** The runtime adapter's client address of a request. */
+  clientAddress?: ClientAddressOf;
+}

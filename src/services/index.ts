@@ -1,0 +1,29 @@
+/**
+ * The services an app is made of: one object per use case, shared by every way in (REST routes,
+ * and later MCP tools and batch workers). Built once by the composition root (`src/app.ts`).
+ * @module
+ */
+import type { Accounts } from './accounts.ts';
+import type { AuthGuard } from './auth-guard.ts';
+import type { Batches } from './batches.ts';
+import type { Billing } from './billing.ts';
+import type { Channels } from './channels.ts';
+import type { Playlists } from './playlists.ts';
+import type { Search } from './search.ts';
+import type { Signups } from './signup.ts';
+import type { Transcripts } from './transcripts.ts';
+import type { Videos } from './videos.ts';
+
+/** Every service of an app. */
+export interface Services {
+  accounts: Accounts;
+  auth: AuthGuard;
+  billing: Billing;
+  batches: Batches;
+  transcripts: Transcripts;
+  videos: Videos;
+  playlists: Playlists;
+  channels: Channels;
+  search: Search;
+  signups: Signups;
+}
