@@ -127,6 +127,18 @@ const SEARCH_ITEMS: SearchItem[] = [
   { id: 'AC3Ejf7vPEY', type: 'video', title: 'Whenever You Need Somebody', publishedText: '3 weeks ago' },
 ];
 
+/** `gate`, or the abort of `signal`, whichever comes first. */
+function orAbort(gate: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    gate.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}
+
 /** The fake. */
 export class FakeUpstream implements Upstream {
   calls: Record<string, number> = {};
@@ -134,7 +146,7 @@ export class FakeUpstream implements Upstream {
   failures: Record<string, ApiError | Error> = {};
   /** Delays every call (ms) so tests can abort or time out. */
   delayMs = 0;
-  /** When set, every call waits for it (after counting) before answering. */
+  /** When set, every call waits for it (after counting) before answering, or until its signal aborts. */
   gate: Promise<void> | undefined;
   /** The options of the latest call of each method. */
   lastOptions: Record<string, UpstreamOptions | undefined> = {};
@@ -184,10 +196,12 @@ export class FakeUpstream implements Upstream {
     this.texts.set('de-manual', json3([[0, 2000, 'Hallo Welt.']], false));
   }
 
+  /** Counts a call, then waits for the gate and the delay; an aborted `signal` rejects (the port's promise). */
   private async step(name: string, signal?: AbortSignal, options?: UpstreamOptions): Promise<void> {
+    signal?.throwIfAborted(); // aborted before the call: no upstream work
     this.calls[name] = (this.calls[name] ?? 0) + 1;
     this.lastOptions[name] = options;
-    if (this.gate) await this.gate;
+    if (this.gate) await (signal ? orAbort(this.gate, signal) : this.gate);
     if (this.delayMs > 0) {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, this.delayMs);
@@ -213,8 +227,9 @@ export class FakeUpstream implements Upstream {
     if (!t) throw new ApiError('upstream_error', 'no text');
     return structuredClone(t);
   }
-  async videoExtras(_id: string, o?: UpstreamOptions): Promise<VideoExtras> {
+  async videoExtras(id: string, o?: UpstreamOptions): Promise<VideoExtras> {
     await this.step('videoExtras', o?.signal, o);
+    if (!this.players.has(id)) throw new ApiError('video_unavailable', 'This video is unavailable.');
     return { publishedAt: 1_256_000_000, likeCount: 42, chapters: [{ title: 'Intro', startSeconds: 0 }] };
   }
   async resolveChannel(locator: ChannelLocator, o?: UpstreamOptions): Promise<string> {
@@ -299,7 +314,7 @@ export class FakeUpstream implements Upstream {
   async latest(id: string, o?: UpstreamOptions): Promise<VideoCard[]> {
     await this.step('latest', o?.signal, o);
     this.checkChannel(id);
-    return Array.from({ length: 17 }, (_, i) => ({
+    return Array.from({ length: 15 }, (_, i) => ({
       videoId: `latest${String(i).padStart(5, '0')}`,
       title: `Upload ${i}`,
       publishedAt: 1_772_000_000 - i * 86_400,

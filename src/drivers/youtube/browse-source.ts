@@ -95,6 +95,7 @@ export class BrowseSource {
 
   /** The `UC…` id of a locator: no request for an id, else `navigation/resolve_url` (404 → `channel_not_found`). */
   async resolveChannel(locator: Up.ChannelLocator, o: Up.UpstreamOptions = {}): Promise<string> {
+    o.signal?.throwIfAborted();
     if (locator.kind === 'id') return locator.id;
     const path =
       locator.kind === 'handle'
