@@ -5,6 +5,8 @@
  * the nonces and nothing else.
  */
 import { describe, expect, it } from 'vitest';
+import { createTubescribe } from '../../src/app.ts';
+import { silentLogger } from '../../src/drivers/system.ts';
 import { createYouTubeUpstream } from '../../src/drivers/youtube/index.ts';
 import type { FetchLike } from '../../src/ports/fetch.ts';
 import { ManualClock } from '../fakes/clock.ts';
@@ -124,5 +126,50 @@ describe('request nonces come from the injected Random only', () => {
       expect(cpnc).not.toBe(cpna);
     }
     expect(withoutNonces(c)).toEqual(withoutNonces(a));
+  });
+});
+
+/**
+ * Two whole apps with the same seeded Random (and the default YouTube driver over the same fake
+ * YouTube): the same request ids, keys and ids, and the same requests to YouTube, nonces included.
+ */
+async function appRun(seed: number): Promise<{ sent: string[]; seen: string[] }> {
+  const youtube = fakeYouTube();
+  const ts = createTubescribe({
+    random: new SeededRandom(seed),
+    clock: new ManualClock('2026-06-07T21:18:00Z'),
+    logger: silentLogger,
+    youtube: { fetch: youtube.fetch, retries: 0 },
+    adminToken: 'admin-token-for-nonce-tests-0123',
+    limits: { reconcileIntervalMs: 0 },
+  });
+  const created = await ts.app.request('/admin/keys', {
+    method: 'POST',
+    headers: { authorization: 'Bearer admin-token-for-nonce-tests-0123', 'content-type': 'application/json' },
+    body: JSON.stringify({ credits: 10, plan: 'paid' }),
+  });
+  const key = ((await created.json()) as { api_key: string }).api_key;
+  const seen = [created.headers.get('x-request-id') ?? '', key];
+  for (const id of VIDEOS) {
+    const res = await ts.app.request(`/v1/transcripts?video_id=${id}&format=text`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    seen.push(res.headers.get('x-request-id') ?? '', await res.text());
+  }
+  await ts.close();
+  return { sent: youtube.sent, seen };
+}
+
+describe('the app hands its Random to the default YouTube driver', () => {
+  it('two apps with the same seed make the same ids and send the same nonces', async () => {
+    const a = await appRun(7);
+    const b = await appRun(7);
+    expect(nonces(a.sent)).toHaveLength(2 * VIDEOS.length);
+    expect(b.sent).toEqual(a.sent);
+    expect(b.seen).toEqual(a.seen);
+    const c = await appRun(8);
+    expect(nonces(c.sent)).not.toEqual(nonces(a.sent));
+    expect(c.seen[1]).not.toBe(a.seen[1]);
   });
 });
