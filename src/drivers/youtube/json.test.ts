@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { at, findAll, findFirst, firstOf, num, ParseError, required, text } from './json.ts';
+import { at, findAll, findFirst, num, ParseError, required, text } from './json.ts';
 
 describe('json traversal', () => {
   const doc = { a: { b: [{ c: 1 }, { c: 2, d: { runs: [{ text: 'x' }, { text: 'y' }] } }] } };
@@ -32,10 +32,6 @@ describe('json traversal', () => {
     expect(findAll(tree, 'r').map((o) => o.id)).toEqual([1, 2, 3]);
     expect(findFirst(tree, 'r')).toEqual({ id: 1 });
     expect(findFirst(tree, 'none')).toBeUndefined();
-  });
-
-  it('takes the first path that exists', () => {
-    expect(firstOf(doc, ['a', 'zz'], ['a', 'b', 0, 'c'])).toBe(1);
   });
 
   it('required throws a ParseError naming the path', () => {

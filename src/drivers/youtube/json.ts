@@ -86,15 +86,6 @@ export function text(value: Json): string | undefined {
   return undefined;
 }
 
-/** The first of several candidate paths that yields a defined value. */
-export function firstOf(value: Json, ...paths: (string | number)[][]): unknown {
-  for (const path of paths) {
-    const found = at(value, ...path);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
 /** `value` when defined, else throws {@link ParseError} for `path`. */
 export function required<T>(value: T | undefined | null, path: string): T {
   if (value === undefined || value === null) throw new ParseError(path);
