@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'invalid_parameter'
   | 'invalid_cursor'
   | 'invalid_json'
+  | 'invalid_webhook_url'
   | 'invalid_email'
   | 'disposable_email'
   | 'undeliverable_email'
@@ -40,6 +41,8 @@ export type ErrorCode =
   | 'live_stream_not_ready'
   | 'method_not_allowed'
   | 'account_exists'
+  | 'idempotency_conflict'
+  | 'cancelled'
   | 'payload_too_large'
   | 'rate_limited'
   | 'daily_limit_exceeded'
@@ -65,6 +68,7 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   invalid_parameter: { status: 400, retryable: false },
   invalid_cursor: { status: 400, retryable: false },
   invalid_json: { status: 400, retryable: false },
+  invalid_webhook_url: { status: 400, retryable: false },
   invalid_email: { status: 400, retryable: false },
   disposable_email: { status: 400, retryable: false },
   undeliverable_email: { status: 400, retryable: false },
@@ -97,6 +101,9 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   // 405, 409, 413
   method_not_allowed: { status: 405, retryable: false },
   account_exists: { status: 409, retryable: false },
+  idempotency_conflict: { status: 409, retryable: false },
+  /** The error of a batch task that a cancel stopped before it ran (a task result, not a response). */
+  cancelled: { status: 409, retryable: false },
   payload_too_large: { status: 413, retryable: false },
   // 429
   rate_limited: { status: 429, retryable: true },
