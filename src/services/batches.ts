@@ -1,8 +1,9 @@
 /**
- * Synchronous batches: several transcript / basic-info / video-info tasks in one call, each
- * charged on its own as it succeeds (a task failure never fails the batch, and is free).
- * Serves the older description's `POST /v1/transcripts/batch`; the asynchronous `POST /v1/batch`
- * will reuse the same task runner.
+ * Batch tasks: what one transcript / basic-info / video-info task does ({@link Batches.perform},
+ * shared with the asynchronous jobs of batch-jobs.ts), and synchronous batches (the older
+ * description's `POST /v1/transcripts/batch` and `POST /v1/batch?wait=true`). A synchronous
+ * batch is charged like one request: each succeeded task's reservation is held until the whole
+ * answer is ready and committed only then; a client that leaves before pays nothing.
  * @module
  */
 import { type BatchTaskInput, createJob, finishTask, startTask, taskErrorFrom } from '../core/batch.ts';
@@ -42,7 +43,8 @@ export interface BatchesDeps {
   deadlineMs: number;
 }
 
-function operationOf(task: RunnableTask): Operation {
+/** The priced operation of a task. */
+export function operationOf(task: Pick<RunnableTask, 'type' | 'mode'>): Operation {
   if (task.type === 'transcript') return 'batch_transcript';
   if (task.type === 'basic_info') return 'batch_basic_info';
   return task.mode === 'full' ? 'batch_video_info_full' : 'batch_video_info_fast';
@@ -53,10 +55,7 @@ export class Batches {
   constructor(private readonly deps: BatchesDeps) {}
 
   /** One task's result data, with its cache status. */
-  private async work(
-    input: RunnableTask,
-    signal: AbortSignal,
-  ): Promise<{ data: unknown; cache: CacheStatus }> {
+  async perform(input: RunnableTask, signal: AbortSignal): Promise<{ data: unknown; cache: CacheStatus }> {
     // Each task's id is checked on its own: a bad one fails that task (free), not the batch.
     const task = { ...input, video_id: parseVideoId(input.video_id) };
     if (task.type === 'transcript') {
@@ -95,7 +94,9 @@ export class Batches {
 
   /**
    * Runs `tasks` with at most `concurrency` at once and waits for all of them. Returns the
-   * synchronous result shape and the credits charged in total.
+   * synchronous result shape and the credits charged in total. Every succeeded task's
+   * reservation is held until all are done and committed only then; when `signal` aborts (the
+   * client left), every one is released instead and nothing is charged.
    */
   async runSync(
     principal: Principal,
@@ -104,36 +105,38 @@ export class Batches {
     concurrency: number,
     signal: AbortSignal | undefined,
   ): Promise<{ result: BatchSyncResult; charged: number }> {
-    const { clock } = this.deps;
+    const { clock, billing } = this.deps;
     let job = createJob(
       { id: batchId, account: principal.accountId, tasks, concurrency, now: clock.now() },
       this.deps.pricing,
     );
+    const held: string[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < tasks.length) {
+      while (next < tasks.length && !signal?.aborted) {
         const index = next++;
         const task = tasks[index]!;
         job = startTask(job, index, clock.now());
         const started = clock.now();
         const taskSignal = deadlineSignal(signal, this.deps.deadlineMs);
+        const op = operationOf(task);
+        const price = this.deps.pricing[op];
+        const reservation = `${batchId}:t${index}`;
+        let reserved = false;
         try {
-          const { result, charged } = await this.deps.billing.charge(
-            principal,
-            operationOf(task),
-            `${batchId}:t${index}`,
-            () => this.work(task, taskSignal),
-            (r) => r.cache,
-            taskSignal,
-          );
-          job = finishTask(
-            job,
-            index,
-            { success: true, data: result.data, latencyMs: clock.now() - started, charged },
-            clock.now(),
-          );
+          if (price > 0) {
+            await billing.hold(principal.accountId, price, reservation);
+            reserved = true;
+          }
+          const { data, cache } = await this.perform(task, taskSignal);
+          const charged = billing.chargeOf(op, cache);
+          if (reserved && charged > 0) held.push(reservation);
+          else if (reserved) await billing.release(reservation);
+          const outcome = { success: true as const, data, latencyMs: clock.now() - started, charged };
+          job = finishTask(job, index, outcome, clock.now());
         } catch (error) {
-          signal?.throwIfAborted();
+          if (reserved) await billing.release(reservation);
+          if (signal?.aborted) return;
           const failure = taskErrorFrom(asApiError(error));
           job = finishTask(
             job,
@@ -145,6 +148,19 @@ export class Batches {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
+    if (signal?.aborted) {
+      await Promise.all(held.map((reservation) => billing.release(reservation)));
+      signal.throwIfAborted();
+    }
+    for (const [i, reservation] of held.entries()) {
+      try {
+        await billing.commit(reservation);
+      } catch (error) {
+        // Not recorded: answer 503, and hand back what was not committed yet.
+        await Promise.all(held.slice(i + 1).map((r) => billing.release(r)));
+        throw error;
+      }
+    }
     return { result: syncResultView(job), charged: job.tasks.reduce((sum, t) => sum + t.charged, 0) };
   }
 }

@@ -57,6 +57,35 @@ export class Billing {
   }
 
   /**
+   * Reserves `price` credits of `accountId` as `reservationId` (idempotent per id). Throws
+   * `insufficient_credits` (402) when the balance is short, `storage_unavailable` when the ledger
+   * is away (a reservation that may have been made is returned at once, or by the reconciler).
+   */
+  async hold(accountId: string, price: number, reservationId: string): Promise<void> {
+    let reserved: { ok: boolean; balance: number };
+    try {
+      reserved = await this.deps.ledger.reserve(accountId, price, reservationId, this.deps.reservationTtlMs);
+    } catch (error) {
+      // The reservation may have been made before the failure (a reply lost with the connection):
+      // return it now if so (idempotent); if storage is still away, the reconciler returns it.
+      await this.deps.ledger.release(reservationId).catch(() => false);
+      throw storageDown(error);
+    }
+    if (!reserved.ok) {
+      throw new ApiError(
+        'insufficient_credits',
+        `This call costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${reserved.balance}.`,
+        { details: { required: price, balance: reserved.balance } },
+      );
+    }
+  }
+
+  /** The credits a successful `op` costs, given whether it was answered from the cache. */
+  chargeOf(op: Operation, cacheStatus: CacheStatus | undefined): number {
+    return chargeFor(this.deps.pricing, op, cacheStatus === 'HIT' || cacheStatus === 'L2', this.deps.billing);
+  }
+
+  /**
    * Runs `work` under a reservation of the operation's price. Commits when it succeeds (the
    * caller answers 200), releases when it throws or `signal` aborts. `cacheStatus` tells whether
    * the result was a cache hit, which is free when `chargeCacheHits` is off.
@@ -71,29 +100,7 @@ export class Billing {
     signal?: AbortSignal,
   ): Promise<{ result: T; charged: number }> {
     const price = this.deps.pricing[op];
-    if (price > 0) {
-      let reserved: { ok: boolean; balance: number };
-      try {
-        reserved = await this.deps.ledger.reserve(
-          principal.accountId,
-          price,
-          reservationId,
-          this.deps.reservationTtlMs,
-        );
-      } catch (error) {
-        // The reservation may have been made before the failure (a reply lost with the connection):
-        // return it now if so (idempotent); if storage is still away, the reconciler returns it.
-        await this.deps.ledger.release(reservationId).catch(() => false);
-        throw storageDown(error);
-      }
-      if (!reserved.ok) {
-        throw new ApiError(
-          'insufficient_credits',
-          `This call costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${reserved.balance}.`,
-          { details: { required: price, balance: reserved.balance } },
-        );
-      }
-    }
+    if (price > 0) await this.hold(principal.accountId, price, reservationId);
     let result: T;
     try {
       result = await work();
@@ -102,8 +109,7 @@ export class Billing {
       if (price > 0) await this.release(reservationId);
       throw error;
     }
-    const status = cacheStatus(result);
-    const charged = chargeFor(this.deps.pricing, op, status === 'HIT' || status === 'L2', this.deps.billing);
+    const charged = this.chargeOf(op, cacheStatus(result));
     if (price > 0 && charged > 0) await this.commit(reservationId);
     else if (price > 0) await this.release(reservationId);
     return { result, charged };
@@ -116,7 +122,7 @@ export class Billing {
    * that finds the reservation gone means the earlier attempt took effect. If no attempt gets
    * through, the hold stays and the reconciler returns it after its lifetime: the call is free.
    */
-  private async commit(reservationId: string): Promise<void> {
+  async commit(reservationId: string): Promise<void> {
     const delays = this.deps.commitRetryDelaysMs ?? COMMIT_RETRY_DELAYS_MS;
     let failure: unknown;
     for (let attempt = 0; attempt <= delays.length; attempt++) {
@@ -150,7 +156,7 @@ export class Billing {
   }
 
   /** Returns a reservation; a failure is logged (the reconciler returns the hold later). */
-  private async release(reservationId: string): Promise<void> {
+  async release(reservationId: string): Promise<void> {
     try {
       await this.deps.ledger.release(reservationId);
     } catch (error) {
