@@ -41,7 +41,7 @@ const packages = {
   errors: [],
   services: [],
   http: ['hono', 'valibot', '@valibot/'],
-  drivers: ['unstorage', 'ofetch', 'ioredis', 'nodemailer', 'disposable-domains', 'node:'],
+  drivers: ['unstorage', 'ofetch', 'ioredis', 'bullmq', 'nodemailer', 'disposable-domains', 'node:'],
   root: [],
   cli: ['node:'],
   adapters: ['@hono/node-server', 'undici', 'node:'],

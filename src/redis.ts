@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+export { type BullmqJobQueueOptions, createBullmqJobQueue } from './drivers/redis/jobs-bullmq.ts';
 export { createRedisLedger, type RedisLedgerOptions } from './drivers/redis/ledger.ts';
 export {
   failFastOptions,

@@ -6,6 +6,7 @@
 export type { Clock } from './clock.ts';
 export type { Lookup, MxRecord, Resolver } from './dns.ts';
 export type { FetchLike, ProxyFetch } from './fetch.ts';
+export type { EnqueueOptions, JobQueue, QueuePayload, WorkOptions } from './jobs.ts';
 export type { KeyValue, SetOptions } from './kv.ts';
 export type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult, RuleState } from './ledger.ts';
 export type { Logger, LogLevel } from './logger.ts';
