@@ -11,6 +11,7 @@ import type { AppEnv } from './http/context.ts';
 import type { AppOptions } from './options.ts';
 import { Accounts } from './services/accounts.ts';
 import { AuthGuard } from './services/auth-guard.ts';
+import { BatchJobs } from './services/batch-jobs.ts';
 import { Batches } from './services/batches.ts';
 import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
@@ -23,6 +24,7 @@ import { SharedSecret } from './services/secret.ts';
 import { Signups } from './services/signup.ts';
 import { Transcripts } from './services/transcripts.ts';
 import { Videos } from './services/videos.ts';
+import { WebhookSender } from './services/webhooks.ts';
 import { resolveSettings, type Settings } from './settings.ts';
 
 /** A tubescribe instance: the app, what it is made of, and its start and stop. */
@@ -37,7 +39,8 @@ export interface Tubescribe {
   /** The HMAC secret (cursors, sign-up codes): configured, or elected by `start()`. */
   secret: SharedSecret;
   /**
-   * Start-up: elects the shared secret (unless one is configured) and starts the reconciler.
+   * Start-up: elects the shared secret (unless one is configured), starts the reconciler, and
+   * starts working batch jobs (resuming the ones a restart interrupted).
    * Idempotent; the first request awaits it, so calling it is optional, but a server calls it
    * before listening to fail early. A failed start is tried again by the next call.
    */
@@ -61,6 +64,18 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
   });
   const transcripts = new Transcripts({ ...source, clock });
   const videos = new Videos(source);
+  const batches = new Batches({
+    billing,
+    transcripts,
+    videos,
+    clock,
+    pricing: settings.pricing,
+    deadlineMs: settings.limits.deadlineMs,
+  });
+  const webhookPolicy = {
+    allowPrivate: settings.webhookPrivate,
+    ...(ports.hostLookup ? { lookup: ports.hostLookup } : {}),
+  };
   const { plans, planAssignment } = settings;
   const accounts = new Accounts({ kv, ledger, clock, random, plans, planAssignment, packs: settings.packs });
   return {
@@ -88,13 +103,20 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
       planAssignment,
     }),
     billing,
-    batches: new Batches({
-      billing,
-      transcripts,
-      videos,
+    batches,
+    batchJobs: new BatchJobs({
+      kv,
+      ledger,
+      queue: ports.jobs,
       clock,
+      random,
+      logger,
       pricing: settings.pricing,
-      deadlineMs: settings.limits.deadlineMs,
+      billing,
+      batches,
+      webhooks: new WebhookSender({ policy: webhookPolicy, clock, logger }),
+      webhookPolicy,
+      settings: settings.batch,
     }),
     transcripts,
     videos,
@@ -125,7 +147,11 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     (timer as { unref?: () => void }).unref?.();
   };
   const start = (): Promise<void> => {
-    starting ??= secret.elect(ports).then(startReconciler, (error: unknown) => {
+    starting ??= (async () => {
+      await secret.elect(ports);
+      await services.batchJobs.start();
+      startReconciler();
+    })().catch((error: unknown) => {
       starting = undefined;
       throw error;
     });
@@ -152,6 +178,7 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
+      if (!options.jobs) await ports.jobs.close();
       if (!options.ledger) await ports.ledger.close?.();
       if (!options.kv) await ports.kv.close?.();
     },

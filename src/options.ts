@@ -11,14 +11,17 @@ import type { YouTubeOptions } from './drivers/youtube/index.ts';
 import type { Clock } from './ports/clock.ts';
 import type { Resolver } from './ports/dns.ts';
 import type { ProxyFetch } from './ports/fetch.ts';
+import type { JobQueue } from './ports/jobs.ts';
 import type { KeyValue } from './ports/kv.ts';
 import type { Ledger, RateRule } from './ports/ledger.ts';
 import type { Logger } from './ports/logger.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { Random } from './ports/random.ts';
 import type { Upstream } from './ports/upstream.ts';
+import type { BatchJobSettings } from './services/batch-jobs.ts';
 import type { CacheTtls } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
+import type { HostLookup } from './services/webhooks.ts';
 
 /** Request and abuse limits. */
 export interface Limits {
@@ -62,6 +65,11 @@ export interface AppOptions {
   kv?: KeyValue;
   /** Atomic counters (credits, limits). Default: the embedded ledger persisted through `kv`. */
   ledger?: Ledger;
+  /**
+   * The queue of batch tasks and webhook deliveries. Default: in process (jobs resume from `kv`
+   * after a restart); with Redis, BullMQ (`createBullmqJobQueue` from `tubescribe/redis`).
+   */
+  jobs?: JobQueue;
   clock?: Clock;
   random?: Random;
   logger?: Logger;
@@ -69,6 +77,8 @@ export interface AppOptions {
   clientAddress?: ClientAddressOf;
   /** A fetch through an HTTP(S) proxy, for `youtube.proxies` (the runtime adapters set it). */
   proxyFetch?: ProxyFetch;
+  /** Every address of a host name, to check webhook targets (the runtime adapters set it). */
+  hostLookup?: HostLookup;
   /** HMAC secret for cursors and sign-up codes (≥ 32 bytes). Default: generated once and kept in `kv`. */
   secret?: string | Uint8Array;
   /** Bearer token for `/admin/*`. Unset = only keys with the `admin` scope may use it. */
@@ -94,6 +104,10 @@ export interface AppOptions {
   resolver?: Resolver | null;
   /** The disposable-domain set (default: the `disposable-domains` list from npm, loaded on first use). */
   disposableDomains?: () => Promise<(domain: string) => boolean>;
+  /** Asynchronous batches: retention of finished jobs, batch tasks at once per instance. */
+  batch?: Partial<Pick<BatchJobSettings, 'retentionMs' | 'instanceConcurrency' | 'webhookRetryDelaysMs'>>;
+  /** Batch webhooks: `allowPrivate` lets them target loopback and private addresses (`TUBESCRIBE_WEBHOOK_PRIVATE=allow`). */
+  webhooks?: { allowPrivate?: boolean };
   /** Which routes this app serves (default `all`). */
   routes?: RouteSet;
   /** Agent sign-up: `mode` (`on` default, `paused`, `off`) and the limits of core/signup-settings. */

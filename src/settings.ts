@@ -5,6 +5,7 @@
  * `defaults.ts`.
  * @module
  */
+import { BATCH_DEFAULTS } from './core/batch-settings.ts';
 import {
   DEFAULT_PLAN_ASSIGNMENT,
   hasPlan,
@@ -22,6 +23,7 @@ import {
 } from './core/pricing.ts';
 import { resolveSignupSettings, type SignupSettings } from './core/signup-settings.ts';
 import type { AppOptions, Limits, RouteSet } from './options.ts';
+import type { BatchJobSettings } from './services/batch-jobs.ts';
 import type { CacheTtls } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
 
@@ -66,6 +68,9 @@ export interface Settings {
   /** The public base URL without a trailing slash, or undefined (the request's origin). */
   publicUrl: string | undefined;
   routes: RouteSet;
+  batch: BatchJobSettings;
+  /** Batch webhooks may target loopback and private addresses. */
+  webhookPrivate: boolean;
   signup: SignupSettings;
   signupMode: SignupMode;
 }
@@ -109,6 +114,16 @@ export function resolveSettings(options: AppOptions): Settings {
     trustProxy: proxyHops(options.trustProxy),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     routes: options.routes ?? 'all',
+    batch: {
+      retentionMs: options.batch?.retentionMs ?? 7 * 24 * 3_600_000,
+      instanceConcurrency: options.batch?.instanceConcurrency ?? BATCH_DEFAULTS.maxConcurrency,
+      deadlineMs: options.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
+      maxAttempts: BATCH_DEFAULTS.maxAttempts,
+      ...(options.batch?.webhookRetryDelaysMs
+        ? { webhookRetryDelaysMs: options.batch.webhookRetryDelaysMs }
+        : {}),
+    },
+    webhookPrivate: options.webhooks?.allowPrivate ?? false,
     signup: resolveSignupSettings(options.signup),
     signupMode: options.signup?.mode ?? 'on',
   };

@@ -5,6 +5,7 @@
  */
 import { createTubescribe } from '../../src/app.ts';
 import type { AppOptions } from '../../src/options.ts';
+import { nodeHostLookup } from '../node/host-lookup.ts';
 import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { bunClientAddress } from './client-address.ts';
 import { proxyFetch } from './proxy-fetch.ts';
@@ -28,7 +29,7 @@ interface BunGlobal {
 
 /** `options` with what Bun knows filled in (the caller's own choices win). */
 export function withBun(options: AppOptions = {}): AppOptions {
-  return { clientAddress: bunClientAddress, proxyFetch, ...options };
+  return { clientAddress: bunClientAddress, proxyFetch, hostLookup: nodeHostLookup, ...options };
 }
 
 /**

@@ -17,8 +17,15 @@ import type { AppOptions } from '../../src/options.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
 import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { denoClientAddress } from './client-address.ts';
+import { denoHostLookup } from './host-lookup.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 
+export {
+  createDenoKvJobQueue,
+  type DenoKvJobQueueOptions,
+  type DenoKvQueue,
+  type DenoKvQueueAtomicOperation,
+} from '../../src/drivers/deno/jobs-kv-queue.ts';
 export {
   createDenoKvLedger,
   type DenoKv,
@@ -26,6 +33,7 @@ export {
 } from '../../src/drivers/deno/ledger-kv.ts';
 export type { RunningServer, ServeOptions } from '../serve.ts';
 export { denoClientAddress } from './client-address.ts';
+export { denoHostLookup } from './host-lookup.ts';
 export { proxyFetch } from './proxy-fetch.ts';
 
 interface DenoServer {
@@ -83,7 +91,7 @@ export function createHandler(
 
 /** `options` with what Deno knows filled in (the caller's own choices win). */
 export function withDeno(options: AppOptions = {}): AppOptions {
-  return { clientAddress: denoClientAddress, proxyFetch, ...options };
+  return { clientAddress: denoClientAddress, proxyFetch, hostLookup: denoHostLookup, ...options };
 }
 
 /** Starts `Deno.serve` after start-up; throws when not running under Deno. */

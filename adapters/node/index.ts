@@ -2,8 +2,8 @@
  * `tubescribe/node`: tubescribe on Node as a `node:http` request listener, as Express/Connect
  * middleware, or as a ready server; and the drivers that need Node (fs storage and its lock, the
  * SMTP mailer, the `node:dns` resolver, the fixtures upstream). Global objects are never
- * overridden. The adapter hands the app what only Node knows: the socket's client address and a
- * proxy-capable fetch.
+ * overridden. The adapter hands the app what only Node knows: the socket's client address, a
+ * proxy-capable fetch and DNS lookups (to check webhook targets).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,6 +14,7 @@ import { createTubescribe, type Tubescribe } from '../../src/app.ts';
 import type { AppOptions } from '../../src/options.ts';
 import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { nodeClientAddress } from './client-address.ts';
+import { nodeHostLookup } from './host-lookup.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 
 export { createFixturesUpstream } from '../../src/drivers/node/fixtures-upstream.ts';
@@ -25,6 +26,7 @@ export { createResolver, type ResolverSpecOptions } from '../../src/drivers/node
 export { createNodeResolver, type NodeResolverOptions } from '../../src/drivers/node/resolver-node.ts';
 export type { RunningServer, ServeOptions } from '../serve.ts';
 export { nodeClientAddress } from './client-address.ts';
+export { nodeHostLookup } from './host-lookup.ts';
 export { proxyFetch } from './proxy-fetch.ts';
 
 /** A `node:http` request listener; also Connect/Express middleware (`next` is never needed). */
@@ -47,7 +49,7 @@ export interface NodeRunningServer extends RunningServer {
 
 /** `options` with what Node knows filled in (the caller's own choices win). */
 export function withNode(options: AppOptions = {}): AppOptions {
-  return { clientAddress: nodeClientAddress, proxyFetch, ...options };
+  return { clientAddress: nodeClientAddress, proxyFetch, hostLookup: nodeHostLookup, ...options };
 }
 
 /** Builds the request listener and keeps the tubescribe instance for shutdown. */

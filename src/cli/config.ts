@@ -34,6 +34,8 @@ export interface Config {
   trustProxy: number;
   /** The public base URL for links in docs and responses. */
   publicUrl: string | undefined;
+  /** Batch webhooks may target loopback and private addresses (`TUBESCRIBE_WEBHOOK_PRIVATE=allow`). */
+  webhookPrivate: boolean;
   /** Agent sign-up: on, paused (503 agent_signup_busy) or off (503 agent_signup_disabled). */
   signup: 'on' | 'paused' | 'off';
 }
@@ -110,11 +112,16 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       `TUBESCRIBE_TRUST_PROXY must be the number of reverse proxies (0–10), not "${trustText}".`,
     );
   }
+  const webhookPrivate = (get('WEBHOOK_PRIVATE') ?? 'deny').toLowerCase();
+  if (webhookPrivate !== 'allow' && webhookPrivate !== 'deny') {
+    throw new ConfigError(`TUBESCRIBE_WEBHOOK_PRIVATE must be allow or deny, not "${webhookPrivate}".`);
+  }
   const signup = (get('SIGNUP') ?? 'on').toLowerCase();
   if (signup !== 'on' && signup !== 'paused' && signup !== 'off') {
     throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
   }
   return {
+    webhookPrivate: webhookPrivate === 'allow',
     signup,
     trustProxy,
     publicUrl: get('PUBLIC_URL'),

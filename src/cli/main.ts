@@ -35,6 +35,7 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_TRUST_PROXY     reverse proxies in front whose X-Forwarded-For is trusted (default 0)
   TUBESCRIBE_PUBLIC_URL      public base URL for links in /docs and responses
   TUBESCRIBE_SIGNUP          agent sign-up: on | paused | off (default on)
+  TUBESCRIBE_WEBHOOK_PRIVATE batch webhooks to private/loopback addresses: allow | deny (default deny)
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -29,13 +29,11 @@ export interface BatchSettings {
   maxConcurrency: number;
   /** Items per compatibility `POST /v1/transcripts/batch`. */
   compatMaxItems: number;
-  /** A running task older than this is presumed lost in a crash; MUST exceed the task deadline. */
-  leaseMs: number;
   /** Starts per task before an interrupted task is failed instead of re-queued. */
   maxAttempts: number;
 }
 
-/** The default batch settings (the contract's bounds; lease and attempts are ours). */
+/** The default batch settings (the contract's bounds; attempts are ours). */
 export const BATCH_DEFAULTS: Readonly<BatchSettings> = Object.freeze({
   maxTasks: 100,
   maxSyncTasks: 10,
@@ -43,22 +41,8 @@ export const BATCH_DEFAULTS: Readonly<BatchSettings> = Object.freeze({
   minConcurrency: 1,
   maxConcurrency: 20,
   compatMaxItems: 50,
-  leaseMs: 120_000,
   maxAttempts: 3,
 });
-
-/** The defaults with overrides applied; positive safe integers with min ≤ default ≤ max, else an Error. */
-export function resolveBatchSettings(overrides: Partial<BatchSettings> = {}): Readonly<BatchSettings> {
-  const s: BatchSettings = { ...BATCH_DEFAULTS, ...overrides };
-  for (const [name, value] of Object.entries(s)) {
-    if (!Number.isSafeInteger(value) || value < 1)
-      throw new Error(`Batch setting ${name} must be a positive integer.`);
-  }
-  if (s.minConcurrency > s.concurrency || s.concurrency > s.maxConcurrency) {
-    throw new Error('Batch settings need minConcurrency ≤ concurrency ≤ maxConcurrency.');
-  }
-  return Object.freeze(s);
-}
 
 /** The price of one task: transcript → `batch_transcript`, basic_info → `batch_basic_info`, video_info by mode. */
 export function taskPrice(task: PricedTask, pricing: Pricing): number {
@@ -72,11 +56,6 @@ export function taskPrice(task: PricedTask, pricing: Pricing): number {
     default:
       throw new Error(`Unknown batch task type ${JSON.stringify((task as { type: unknown }).type)}.`);
   }
-}
-
-/** The most a list of tasks can cost: every task succeeding. */
-export function estimateCredits(tasks: readonly PricedTask[], pricing: Pricing): number {
-  return tasks.reduce((sum, task) => sum + taskPrice(task, pricing), 0);
 }
 
 /** The Ledger reservation id of one attempt of one task. */

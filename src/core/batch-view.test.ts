@@ -8,7 +8,7 @@ import {
   type TaskError,
   type TaskOutcome,
 } from './batch.ts';
-import { jobView, syncResultView } from './batch-view.ts';
+import { syncResultView } from './batch-view.ts';
 import { DEFAULT_PRICES } from './pricing.ts';
 
 const T0 = Date.parse('2024-03-01T12:00:00.000Z');
@@ -42,40 +42,6 @@ describe('views', () => {
     ok(1, 90),
     T0 + 95,
   );
-
-  it('jobView reports counters and the finished results in request order', () => {
-    expect(jobView(partial)).toEqual({
-      id: 'job1',
-      status: 'running',
-      total_tasks: 4,
-      completed_tasks: 2,
-      successful_tasks: 1,
-      failed_tasks: 1,
-      total_latency_ms: 130,
-      estimated_credits: 4,
-      credits_charged: 1,
-      created_at: '2024-03-01T12:00:00.000Z',
-      updated_at: '2024-03-01T12:00:00.095Z',
-      results: [
-        {
-          id: 'a',
-          video_id: 'dQw4w9WgXcQ',
-          type: 'transcript',
-          success: true,
-          latency_ms: 90,
-          data: { ok: 1 },
-        },
-        {
-          id: 'c',
-          video_id: 'dQw4w9WgXcQ',
-          type: 'video_info',
-          success: false,
-          latency_ms: 40,
-          error: NOT_FOUND,
-        },
-      ],
-    });
-  });
 
   it('syncResultView gives every task, data null on failures, ids defaulting to the index', () => {
     expect(() => syncResultView(partial)).toThrow(/not completed/);

@@ -1,13 +1,13 @@
 /**
- * The API views of a batch job (see batch.ts for the state machine): the 202 body of
- * `POST /v1/batch`, the body of `GET /v1/batch/{id}` and the synchronous `?wait=true` result.
+ * The synchronous view of a batch (see batch.ts for the state machine): the counters and the
+ * result shape of `POST /v1/transcripts/batch` and `POST /v1/batch?wait=true`. (The job record
+ * of asynchronous jobs is batch-record.ts.)
  * @module
  */
 import {
   type BatchTaskType,
   isFinished,
   type JobRecord,
-  type JobStatus,
   jobStatus,
   type TaskError,
   type TaskRecord,
@@ -64,52 +64,6 @@ function resultOf(task: TaskRecord, withNullData: boolean): BatchResult {
     result.data = task.state === 'succeeded' ? (task.data ?? null) : null;
   if (task.state === 'failed') result.error = task.error ?? taskErrorFrom(undefined);
   return result;
-}
-
-/** The 202 body of `POST /v1/batch`. */
-export interface BatchAccepted {
-  id: string;
-  status: JobStatus;
-  total_tasks: number;
-  estimated_credits: number;
-}
-
-/** The 202 body of `POST /v1/batch`: `{ id, status, total_tasks, estimated_credits }`. */
-export function acceptedView(job: JobRecord): BatchAccepted {
-  return {
-    id: job.id,
-    status: job.status,
-    total_tasks: job.tasks.length,
-    estimated_credits: job.estimated_credits,
-  };
-}
-
-/** The body of `GET /v1/batch/{id}`. */
-export interface BatchJobView extends Omit<BatchTotals, 'credits_charged'> {
-  id: string;
-  status: JobStatus;
-  estimated_credits: number;
-  credits_charged: number;
-  /** ISO 8601 times. */
-  created_at: string;
-  updated_at: string;
-  /** The finished tasks so far, in request order. */
-  results: BatchResult[];
-}
-
-/** The body of `GET /v1/batch/{id}`: status, counters and the finished tasks' results. */
-export function jobView(job: JobRecord): BatchJobView {
-  const { credits_charged: _c, ...counts } = totals(job);
-  return {
-    id: job.id,
-    status: job.status,
-    ...counts,
-    estimated_credits: job.estimated_credits,
-    credits_charged: job.credits_charged,
-    created_at: new Date(job.created_at).toISOString(),
-    updated_at: new Date(job.updated_at).toISOString(),
-    results: job.tasks.filter(isFinished).map((task) => resultOf(task, false)),
-  };
 }
 
 /** The synchronous result shape (`?wait=true`, the alternative's batch). */

@@ -7,16 +7,12 @@ import {
   finishTask,
   type JobRecord,
   jobStatus,
-  requeueStaleTasks,
-  runnableTasks,
-  staleTasks,
   startTask,
   type TaskError,
   type TaskOutcome,
   taskErrorFrom,
 } from './batch.ts';
-import { BATCH_DEFAULTS, estimateCredits } from './batch-settings.ts';
-import { acceptedView, jobView, totals } from './batch-view.ts';
+import { totals } from './batch-view.ts';
 import { DEFAULT_PRICES } from './pricing.ts';
 
 const T0 = Date.parse('2024-03-01T12:00:00.000Z');
@@ -58,7 +54,6 @@ describe('createJob', () => {
     expect(j.tasks[1]).not.toHaveProperty('id');
     expect(j.tasks[1]).not.toHaveProperty('mode');
     expect(j.tasks[3]?.mode).toBe('fast');
-    expect(acceptedView(j)).toEqual({ id: 'job1', status: 'queued', total_tasks: 4, estimated_credits: 4 });
   });
 
   it('completes an empty job at once and validates its arguments', () => {
@@ -141,69 +136,6 @@ describe('transitions', () => {
   });
 });
 
-describe('runnableTasks', () => {
-  it.each<[string, number, number[], number[]]>([
-    ['all free', 10, [], [0, 1, 2, 3]],
-    ['concurrency 2', 2, [], [0, 1]],
-    ['one running', 2, [0], [1]],
-    ['slots full', 2, [0, 2], []],
-    ['concurrency 1, first running', 1, [0], []],
-  ])('%s', (_name, concurrency, started, expected) => {
-    const j = started.reduce((acc, i) => startTask(acc, i, T0), job(TASKS, concurrency));
-    expect(runnableTasks(j)).toEqual(expected);
-  });
-
-  it('skips finished tasks and honours an explicit concurrency', () => {
-    const j = finishTask(startTask(job(), 0, T0), 0, ok(1), T0 + 1);
-    expect(runnableTasks(j, 2)).toEqual([1, 2]);
-  });
-});
-
-describe('crash recovery', () => {
-  const LEASE = BATCH_DEFAULTS.leaseMs;
-  const crashed = startTask(
-    startTask(finishTask(startTask(job(), 0, T0), 0, ok(1), T0 + 1), 1, T0 + 2),
-    2,
-    T0 + 3,
-  );
-
-  it('finds running tasks past their lease only', () => {
-    expect(staleTasks(crashed, T0 + 2 + LEASE - 1, LEASE)).toEqual([]);
-    expect(staleTasks(crashed, T0 + 2 + LEASE, LEASE)).toEqual([1]);
-    expect(staleTasks(crashed, T0 + 3 + LEASE, LEASE)).toEqual([1, 2]);
-  });
-
-  it('re-queues stale tasks, keeping their attempts, and leaves finished ones alone', () => {
-    const j = requeueStaleTasks(crashed, T0 + LEASE + 10, LEASE);
-    expect(j.tasks.map((t) => [t.state, t.attempts])).toEqual([
-      ['succeeded', 1],
-      ['queued', 1],
-      ['queued', 1],
-      ['queued', 0],
-    ]);
-    expect(j.tasks[1]).not.toHaveProperty('started_at');
-    expect(j.status).toBe('running');
-    expect(j.credits_charged).toBe(1);
-    expect(runnableTasks(j)).toEqual([1, 2, 3]);
-    const again = startTask(j, 1, T0 + LEASE + 20);
-    expect(again.tasks[1]?.attempts).toBe(2);
-    expect(() => finishTask(again, 1, { ...ok(0), attempt: 1 }, T0 + LEASE + 30)).toThrow(/attempt/);
-  });
-
-  it('fails a task interrupted maxAttempts times, so the job still completes', () => {
-    let j = job([{ type: 'transcript', video_id: 'dQw4w9WgXcQ' }]);
-    let now = T0;
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      j = startTask(j, 0, now);
-      now += LEASE;
-      j = requeueStaleTasks(j, now, LEASE, 3);
-    }
-    expect(j.status).toBe('completed');
-    expect(j.tasks[0]).toMatchObject({ state: 'failed', attempts: 3, charged: 0, latency_ms: LEASE });
-    expect(j.tasks[0]?.error).toMatchObject({ code: 'internal_error', retryable: true });
-  });
-});
-
 describe('taskErrorFrom', () => {
   it('taskErrorFrom keeps an ApiError public part and hides anything else', () => {
     expect(taskErrorFrom(new ApiError('captions_disabled', 'No captions.'))).toEqual({
@@ -230,7 +162,7 @@ describe('properties', () => {
   );
   const eventArb = fc.record({
     pick: fc.nat(),
-    kind: fc.constantFrom('start', 'succeed', 'fail', 'crash'),
+    kind: fc.constantFrom('start', 'succeed', 'fail'),
     dt: fc.integer({ min: 0, max: 200_000 }),
   });
 
@@ -246,12 +178,13 @@ describe('properties', () => {
           const successes = new Map<number, number>();
           for (const event of events) {
             now += event.dt;
-            const runnable = runnableTasks(j);
             const running = j.tasks.filter((t) => t.state === 'running').map((t) => t.index);
+            const runnable =
+              running.length < concurrency
+                ? j.tasks.filter((t) => t.state === 'queued').map((t) => t.index)
+                : [];
             if (event.kind === 'start' && runnable.length > 0) {
               j = startTask(j, runnable[event.pick % runnable.length]!, now);
-            } else if (event.kind === 'crash') {
-              j = requeueStaleTasks(j, now, BATCH_DEFAULTS.leaseMs);
             } else if (event.kind !== 'start' && running.length > 0) {
               const index = running[event.pick % running.length]!;
               const price = j.tasks[index]!.price;
@@ -277,34 +210,7 @@ describe('properties', () => {
               concurrency,
             );
             expect([...successes.values()].every((n) => n === 1)).toBe(true);
-            expect(jobView(j).results).toHaveLength(finished.length);
           }
-        },
-      ),
-    );
-  });
-
-  it('never loses a task: a driver that keeps going completes every job', () => {
-    fc.assert(
-      fc.property(
-        fc.array(taskArb, { minLength: 1, maxLength: 12 }),
-        fc.array(fc.boolean(), { maxLength: 40 }),
-        (tasks, crashes) => {
-          let j = createJob({ id: 'p', account: 'a', tasks, concurrency: 3, now: T0 }, DEFAULT_PRICES);
-          let now = T0;
-          for (let step = 0; j.status !== 'completed'; step++) {
-            expect(step).toBeLessThan(1000);
-            for (const i of runnableTasks(j)) j = startTask(j, i, now);
-            now += BATCH_DEFAULTS.leaseMs;
-            if (crashes[step] === true) {
-              j = requeueStaleTasks(j, now, BATCH_DEFAULTS.leaseMs);
-            } else {
-              const first = j.tasks.find((t) => t.state === 'running');
-              if (first !== undefined) j = finishTask(j, first.index, ok(first.price), now);
-            }
-          }
-          expect(totals(j).completed_tasks).toBe(tasks.length);
-          expect(j.credits_charged).toBeLessThanOrEqual(estimateCredits(tasks, DEFAULT_PRICES));
         },
       ),
     );

@@ -9,10 +9,9 @@
  * 2. Success: `finishTask` with `charged`, persist, THEN commit the reservation. Failure: release
  *    it, `finishTask`. A task is committed only after its result is stored, and reaches
  *    `succeeded` once, so at most one reservation per task is ever committed.
- * 3. After a crash: commit again the reservation of every succeeded task with `charged > 0`
- *    (commit is idempotent), release those of {@link staleTasks}, then {@link requeueStaleTasks}.
- *    A running task has never been committed (step 2), so re-running it cannot charge twice, and
- *    its result, lost with the process, is produced again.
+ * 3. A task whose worker died is started again (a new attempt, a new reservation); the
+ *    asynchronous runner (services/batch-jobs.ts) guards each task's commit with a consume-once
+ *    claim, so a re-run cannot charge twice.
  * @module
  */
 import { ApiError, type ErrorCode } from '../errors.ts';
@@ -34,7 +33,7 @@ export interface BatchTaskInput {
 }
 
 /** A task's state. */
-export type TaskState = 'queued' | 'running' | 'succeeded' | 'failed';
+export type TaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Why a task failed (an {@link ApiError}'s public part). */
 export interface TaskError {
@@ -134,9 +133,9 @@ export function createJob(spec: NewJob, pricing: Pricing): JobRecord {
   return { ...job, status: jobStatus(job) };
 }
 
-/** True when the task is finished (succeeded or failed). */
+/** True when the task is finished (succeeded, failed or cancelled). */
 export function isFinished(task: Pick<TaskRecord, 'state'>): boolean {
-  return task.state === 'succeeded' || task.state === 'failed';
+  return task.state === 'succeeded' || task.state === 'failed' || task.state === 'cancelled';
 }
 
 /** The status a job's tasks imply: completed when every task finished, running once any started. */
@@ -192,53 +191,6 @@ export function finishTask(job: JobRecord, index: number, outcome: TaskOutcome, 
     );
   }
   return withTask(job, { ...done, state: 'succeeded', data: outcome.data, charged: outcome.charged }, now);
-}
-
-/** Indexes of running tasks started at least `leaseMs` before `now` (presumed lost in a crash). */
-export function staleTasks(job: JobRecord, now: number, leaseMs: number): number[] {
-  return job.tasks
-    .filter(
-      (task) => task.state === 'running' && now - (task.started_at ?? Number.NEGATIVE_INFINITY) >= leaseMs,
-    )
-    .map((task) => task.index);
-}
-
-/**
- * Puts every {@link staleTasks} task back in the queue (never lost), or, after `maxAttempts`
- * starts, fails it with a retryable `internal_error` so the job still completes. A running task
- * has never been committed (see the module's charging protocol), so neither path charges twice.
- */
-export function requeueStaleTasks(
-  job: JobRecord,
-  now: number,
-  leaseMs: number,
-  maxAttempts: number = BATCH_DEFAULTS.maxAttempts,
-): JobRecord {
-  return staleTasks(job, now, leaseMs).reduce((current, index) => {
-    const { started_at: startedAt, ...rest } = taskAt(current, index);
-    if (rest.attempts < maxAttempts) return withTask(current, { ...rest, state: 'queued' }, now);
-    const error: TaskError = {
-      code: 'internal_error',
-      message: `The task was interrupted ${rest.attempts} times; giving up.`,
-      retryable: true,
-    };
-    const latency = Math.max(0, now - (startedAt ?? now));
-    return withTask(
-      current,
-      { ...rest, state: 'failed', error, charged: 0, finished_at: now, latency_ms: latency },
-      now,
-    );
-  }, job);
-}
-
-/** Indexes of queued tasks to start now: free slots (concurrency minus running), in request order. */
-export function runnableTasks(job: JobRecord, concurrency: number = job.concurrency): number[] {
-  const running = job.tasks.filter((task) => task.state === 'running').length;
-  const slots = Math.max(0, concurrency - running);
-  return job.tasks
-    .filter((task) => task.state === 'queued')
-    .slice(0, slots)
-    .map((task) => task.index);
 }
 
 /** A thrown value as a {@link TaskError}: an ApiError's public part, anything else `internal_error`. */

@@ -5,6 +5,7 @@
  */
 import type { Accounts } from './accounts.ts';
 import type { AuthGuard } from './auth-guard.ts';
+import type { BatchJobs } from './batch-jobs.ts';
 import type { Batches } from './batches.ts';
 import type { Billing } from './billing.ts';
 import type { Channels } from './channels.ts';
@@ -20,6 +21,7 @@ export interface Services {
   auth: AuthGuard;
   billing: Billing;
   batches: Batches;
+  batchJobs: BatchJobs;
   transcripts: Transcripts;
   videos: Videos;
   playlists: Playlists;

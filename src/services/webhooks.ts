@@ -37,9 +37,13 @@ const CREATION_LOOKUP_TIMEOUT_MS = 5_000;
 /**
  * The delay before the next attempt after attempt number `attempt` (1 = the first) failed, or
  * `undefined` when that was the last one (or `attempt` is not a positive integer): give up.
+ * `delays` replaces the schedule (tests).
  */
-export function nextWebhookDelay(attempt: number): number | undefined {
-  return Number.isInteger(attempt) && attempt >= 1 ? WEBHOOK_RETRY_DELAYS_MS[attempt - 1] : undefined;
+export function nextWebhookDelay(
+  attempt: number,
+  delays: readonly number[] = WEBHOOK_RETRY_DELAYS_MS,
+): number | undefined {
+  return Number.isInteger(attempt) && attempt >= 1 ? delays[attempt - 1] : undefined;
 }
 
 /** A new webhook secret: `whsec_` and 32 random bytes in base64url (43 characters). */

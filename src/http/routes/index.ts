@@ -8,6 +8,7 @@ import type { RouteSet } from '../../options.ts';
 import type { RouteDeps } from '../context.ts';
 import type { Route } from '../route.ts';
 import { accountRoutes } from './account.ts';
+import { batchRoutes } from './batch.ts';
 import { channelRoutes } from './channels.ts';
 import { playlistRoutes } from './playlists.ts';
 import { searchRoutes } from './search.ts';
@@ -31,6 +32,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { routes: playlistRoutes, sets: API },
   { routes: channelRoutes, sets: API },
   { routes: searchRoutes, sets: API },
+  { routes: batchRoutes, sets: API },
   { routes: accountRoutes, sets: API },
   { routes: signupRoutes, sets: SIGNUP },
 ];

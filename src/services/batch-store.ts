@@ -1,0 +1,147 @@
+/**
+ * Where asynchronous batch jobs live, in the KeyValue, so that every instance sees every job:
+ * - `batch:<id>` the header, written once at submission (account, tasks with their prices,
+ *   concurrency, webhook);
+ * - `batch:<id>:t:<index>` one document per task that has started (its state, result, charge),
+ *   written only by the worker that holds that task, so no two writers ever race on a document;
+ * - `batch:<id>:cancel` and `batch:<id>:end` the moments the job was cancelled and finished.
+ * Every document carries a storage lifetime of the longest a job may run plus its retention.
+ * @module
+ */
+import type { TaskRecord } from '../core/batch.ts';
+import { type BatchJobRecord, batchJobRecord } from '../core/batch-record.ts';
+import type { KeyValue } from '../ports/kv.ts';
+import type { RateRule } from '../ports/ledger.ts';
+import type { RunnableTask } from './batches.ts';
+
+/** A task as submitted, with its price fixed at submission. */
+export interface StoredTask extends RunnableTask {
+  price: number;
+}
+
+/** The header of a job. Times are epoch ms. */
+export interface BatchHeader {
+  id: string;
+  account: string;
+  created_at: number;
+  concurrency: number;
+  tasks: StoredTask[];
+  estimated_credits: number;
+  /** The plan rules of a UTC day or longer, which every task counts toward. */
+  dailyRules: RateRule[];
+  webhook?: { url: string; secret: string };
+}
+
+/** The end of a job, and how far its webhook got. */
+export interface BatchEnd {
+  at: number;
+  webhook?: 'pending' | 'delivered' | 'failed';
+}
+
+/** Everything stored about one job. */
+export interface BatchState {
+  header: BatchHeader;
+  tasks: TaskRecord[];
+  cancelledAt?: number;
+  end?: BatchEnd;
+}
+
+/** Reads and writes job documents. */
+export class BatchStore {
+  constructor(
+    private readonly kv: KeyValue,
+    /** Storage lifetime of every document: the longest a job may run plus its retention. */
+    private readonly lifetimeMs: number,
+  ) {}
+
+  private set<T>(key: string, value: T): Promise<void> {
+    return this.kv.set(key, value, { ttlMs: this.lifetimeMs });
+  }
+
+  /** Writes a new job's header, and lists it as open. */
+  async create(header: BatchHeader): Promise<void> {
+    await this.set(`batch-open:${header.id}`, 1);
+    await this.set(`batch:${header.id}`, header);
+  }
+
+  /** A job's header, or undefined. */
+  header(id: string): Promise<BatchHeader | undefined> {
+    return this.kv.get<BatchHeader>(`batch:${id}`);
+  }
+
+  /** The stored document of one task, or undefined when it has not started. */
+  task(id: string, index: number): Promise<TaskRecord | undefined> {
+    return this.kv.get<TaskRecord>(`batch:${id}:t:${index}`);
+  }
+
+  /** Writes one task's document. */
+  saveTask(id: string, task: TaskRecord): Promise<void> {
+    return this.set(`batch:${id}:t:${task.index}`, task);
+  }
+
+  /** Records the cancellation. */
+  cancel(id: string, at: number): Promise<void> {
+    return this.set(`batch:${id}:cancel`, { at });
+  }
+
+  /** Records the end of the job (and its webhook's progress); a job whose webhook is done is no longer open. */
+  async end(id: string, end: BatchEnd): Promise<void> {
+    await this.set(`batch:${id}:end`, end);
+    if (end.webhook !== 'pending') await this.kv.delete(`batch-open:${id}`);
+  }
+
+  /** Everything about a job, or undefined when there is no such job. */
+  async state(id: string): Promise<BatchState | undefined> {
+    const header = await this.header(id);
+    if (!header) return undefined;
+    const [tasks, cancel, end] = await Promise.all([
+      Promise.all(
+        header.tasks.map(async (spec, index) => (await this.task(id, index)) ?? queued(spec, index)),
+      ),
+      this.kv.get<{ at: number }>(`batch:${id}:cancel`),
+      this.kv.get<BatchEnd>(`batch:${id}:end`),
+    ]);
+    const state: BatchState = { header, tasks };
+    if (cancel) state.cancelledAt = cancel.at;
+    if (end) state.end = end;
+    return state;
+  }
+
+  /** The ids of the jobs not finished yet, or whose webhook is still pending (work to resume after a restart). */
+  async openIds(): Promise<string[]> {
+    return (await this.kv.list('batch-open:')).map((key) => key.slice('batch-open:'.length));
+  }
+}
+
+/** The document of a task that has not started. */
+export function queued(spec: StoredTask, index: number): TaskRecord {
+  const task: TaskRecord = {
+    index,
+    type: spec.type,
+    video_id: spec.video_id,
+    state: 'queued',
+    price: spec.price,
+    attempts: 0,
+    charged: 0,
+  };
+  if (spec.id !== undefined) task.id = spec.id;
+  if (spec.format !== undefined) task.format = spec.format;
+  if (spec.mode !== undefined) task.mode = spec.mode;
+  return task;
+}
+
+/** The job record of a stored state. */
+export function recordOf(state: BatchState, retentionMs: number): BatchJobRecord {
+  const { header } = state;
+  return batchJobRecord({
+    id: header.id,
+    created_at: header.created_at,
+    concurrency: header.concurrency,
+    estimated_credits: header.estimated_credits,
+    ...(header.webhook ? { webhookUrl: header.webhook.url } : {}),
+    tasks: state.tasks,
+    ...(state.cancelledAt === undefined ? {} : { cancelled_at: state.cancelledAt }),
+    ...(state.end === undefined ? {} : { completed_at: state.end.at }),
+    retentionMs,
+  });
+}
