@@ -7,12 +7,19 @@
  * - the ledger (credits, rate limits, one-time tokens) on the Deno KV ledger: exact across every
  *   isolate, each operation an atomic versionstamp-checked commit;
  * - accounts, keys, the shared secret and the cache's second level through unstorage's `deno-kv`
- *   driver (Deno KV values are at most 64 KiB: larger cache entries stay in the isolate's memory).
+ *   driver (Deno KV values are at most 64 KiB: larger cache entries stay in the isolate's memory);
+ * - batch tasks and webhook deliveries on Deno KV's queue, so every isolate works on every job.
  * Locally, `DENO_KV_PATH` picks the KV file, so several `deno serve` processes can share one.
  */
 import { createStorage } from 'unstorage';
 import denoKvDriver from 'unstorage/drivers/deno-kv';
-import { createDenoKvLedger, createHandler, type DenoKv } from '../adapters/deno/index.ts';
+import {
+  createDenoKvJobQueue,
+  createDenoKvLedger,
+  createHandler,
+  type DenoKv,
+  type DenoKvQueue,
+} from '../adapters/deno/index.ts';
 import { createUnstorageKv, systemClock } from '../src/index.ts';
 
 interface DenoEnv {
@@ -23,6 +30,10 @@ const deno = (globalThis as unknown as { Deno: DenoEnv }).Deno;
 const path = deno.env.get('DENO_KV_PATH');
 
 const ledger = createDenoKvLedger({ kv: await deno.openKv(path), prefix: ['tubescribe', 'ledger'] });
+const jobs = createDenoKvJobQueue({
+  kv: (await deno.openKv(path)) as unknown as DenoKvQueue,
+  prefix: ['tubescribe', 'jobs'],
+});
 const kv = createUnstorageKv(
   createStorage({ driver: denoKvDriver({ base: 'tubescribe:docs', ...(path ? { path } : {}) }) }),
   {
@@ -33,6 +44,6 @@ const kv = createUnstorageKv(
 
 /** What Deploy (and `deno serve`) calls. */
 const server: { fetch: (request: Request, info?: unknown) => Promise<Response> } = {
-  fetch: createHandler({ adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me', ledger, kv }),
+  fetch: createHandler({ adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me', ledger, kv, jobs }),
 };
 export default server;
