@@ -116,7 +116,7 @@ export function resolveSettings(options: AppOptions): Settings {
     routes: options.routes ?? 'all',
     batch: {
       retentionMs: options.batch?.retentionMs ?? 7 * 24 * 3_600_000,
-      instanceConcurrency: options.batch?.instanceConcurrency ?? BATCH_DEFAULTS.maxConcurrency,
+      instanceConcurrency: options.batch?.instanceConcurrency ?? BATCH_DEFAULTS.concurrency,
       deadlineMs: options.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
       maxAttempts: BATCH_DEFAULTS.maxAttempts,
       ...(options.batch?.webhookRetryDelaysMs

@@ -177,12 +177,12 @@ export class BatchJobs {
 
   /** The job record; `batch_not_found` for another account's, an unknown or an expired job. */
   async get(principal: Principal, id: string): Promise<BatchJobRecord> {
-    return recordOf(await this.own(principal, id), this.deps.settings.retentionMs);
+    return recordOf(await this.own(principal, id, true), this.deps.settings.retentionMs);
   }
 
   /** Cancels: tasks not started never run (and cost nothing); running tasks finish. */
   async cancel(principal: Principal, id: string): Promise<BatchJobRecord> {
-    const state = await this.own(principal, id);
+    const state = await this.own(principal, id, true);
     if (state.end === undefined && state.cancelledAt === undefined) {
       state.cancelledAt = this.deps.clock.now();
       await this.store.cancel(id, state.cancelledAt);
@@ -190,8 +190,8 @@ export class BatchJobs {
     return recordOf(state, this.deps.settings.retentionMs);
   }
 
-  private async own(principal: Principal, id: string): Promise<BatchState> {
-    const state = /^batch_[A-Za-z0-9]{1,64}$/.test(id) ? await this.store.state(id) : undefined;
+  private async own(principal: Principal, id: string, withResults: boolean): Promise<BatchState> {
+    const state = /^batch_[A-Za-z0-9]{1,64}$/.test(id) ? await this.store.state(id, withResults) : undefined;
     const expired =
       state?.end !== undefined && state.end.at + this.deps.settings.retentionMs <= this.deps.clock.now();
     if (!state || state.header.account !== principal.accountId || expired) {
@@ -230,19 +230,25 @@ export class BatchJobs {
   async handle(payload: QueuePayload): Promise<void> {
     if (payload.kind === 'webhook') return this.hooks.deliver(String(payload.job), Number(payload.attempt));
     if (payload.kind !== 'task') return;
+    // Let waiting I/O (interactive requests) run before this task's work: batch work comes second.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const id = String(payload.job);
     const index = Number(payload.index);
-    const state = await this.store.state(id);
-    const task = state?.tasks[index];
-    if (!state || !task) return; // expired or removed: nothing to do
-    if (!isFinished(task)) await this.runTask(state, task);
-    const next = index + state.header.concurrency;
-    if (next < state.header.tasks.length) await this.enqueueTask(id, next);
+    const header = await this.store.header(id);
+    const spec = header?.tasks[index];
+    if (!header || !spec) return; // expired or removed: nothing to do
+    const task = (await this.store.task(id, index)) ?? queued(spec, index);
+    if (!isFinished(task)) await this.runTask(header, task, await this.store.cancelledAt(id));
+    const next = index + header.concurrency;
+    if (next < header.tasks.length) await this.enqueueTask(id, next);
     else await this.finishIfDone(id);
   }
 
-  private async runTask(state: BatchState, stored: TaskRecord): Promise<void> {
-    const { header } = state;
+  private async runTask(
+    header: BatchHeader,
+    stored: TaskRecord,
+    cancelledAt: number | undefined,
+  ): Promise<void> {
     const { clock, billing } = this.deps;
     const spec = header.tasks[stored.index]!;
     const save = (task: TaskRecord) => this.store.saveTask(header.id, task);
@@ -256,7 +262,7 @@ export class BatchJobs {
         finished_at: clock.now(),
         latency_ms: clock.now() - started,
       });
-    if (state.cancelledAt !== undefined) {
+    if (cancelledAt !== undefined) {
       await save({
         ...stored,
         state: 'cancelled',

@@ -2,8 +2,10 @@
  * Where asynchronous batch jobs live, in the KeyValue, so that every instance sees every job:
  * - `batch:<id>` the header, written once at submission (account, tasks with their prices,
  *   concurrency, webhook);
- * - `batch:<id>:t:<index>` one document per task that has started (its state, result, charge),
- *   written only by the worker that holds that task, so no two writers ever race on a document;
+ * - `batch:<id>:t:<index>` one small document per task that has started (its state and charge),
+ *   written only by the worker that holds that task, so no two writers ever race on a document,
+ *   and `batch:<id>:r:<index>` the result of a succeeded task, kept apart so that running a task
+ *   or checking whether a job is done never reads the other tasks' results;
  * - `batch:<id>:cancel` and `batch:<id>:end` the moments the job was cancelled and finished.
  * Every document carries a storage lifetime of the longest a job may run plus its retention.
  * @module
@@ -69,14 +71,21 @@ export class BatchStore {
     return this.kv.get<BatchHeader>(`batch:${id}`);
   }
 
-  /** The stored document of one task, or undefined when it has not started. */
+  /** The stored document of one task (without its result), or undefined when it has not started. */
   task(id: string, index: number): Promise<TaskRecord | undefined> {
     return this.kv.get<TaskRecord>(`batch:${id}:t:${index}`);
   }
 
-  /** Writes one task's document. */
-  saveTask(id: string, task: TaskRecord): Promise<void> {
-    return this.set(`batch:${id}:t:${task.index}`, task);
+  /** When the job was cancelled, or undefined. */
+  async cancelledAt(id: string): Promise<number | undefined> {
+    return (await this.kv.get<{ at: number }>(`batch:${id}:cancel`))?.at;
+  }
+
+  /** Writes one task's document; a result is written first, so a succeeded task always has one. */
+  async saveTask(id: string, task: TaskRecord): Promise<void> {
+    const { data, ...doc } = task;
+    if (data !== undefined) await this.set(`batch:${id}:r:${task.index}`, data);
+    await this.set(`batch:${id}:t:${task.index}`, doc);
   }
 
   /** Records the cancellation. */
@@ -90,14 +99,17 @@ export class BatchStore {
     if (end.webhook !== 'pending') await this.kv.delete(`batch-open:${id}`);
   }
 
-  /** Everything about a job, or undefined when there is no such job. */
-  async state(id: string): Promise<BatchState | undefined> {
+  /** Everything about a job (the results too with `withResults`), or undefined when there is no such job. */
+  async state(id: string, withResults = false): Promise<BatchState | undefined> {
     const header = await this.header(id);
     if (!header) return undefined;
+    const load = async (spec: StoredTask, index: number): Promise<TaskRecord> => {
+      const task = (await this.task(id, index)) ?? queued(spec, index);
+      if (!withResults || task.state !== 'succeeded') return task;
+      return { ...task, data: (await this.kv.get<unknown>(`batch:${id}:r:${index}`)) ?? null };
+    };
     const [tasks, cancel, end] = await Promise.all([
-      Promise.all(
-        header.tasks.map(async (spec, index) => (await this.task(id, index)) ?? queued(spec, index)),
-      ),
+      Promise.all(header.tasks.map(load)),
       this.kv.get<{ at: number }>(`batch:${id}:cancel`),
       this.kv.get<BatchEnd>(`batch:${id}:end`),
     ]);

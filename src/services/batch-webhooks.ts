@@ -39,7 +39,7 @@ export class BatchWebhooks {
   /** Runs delivery attempt `attempt`: on failure schedules the next one, or gives up after the last. */
   async deliver(id: string, attempt: number): Promise<void> {
     const { store, sender, logger } = this.deps;
-    const state = await store.state(id);
+    const state = await store.state(id, true);
     const webhook = state?.header.webhook;
     if (!state?.end || !webhook || state.end.webhook !== 'pending') return;
     const body = JSON.stringify(this.deps.record(state));
