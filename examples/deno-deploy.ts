@@ -44,6 +44,11 @@ const kv = createUnstorageKv(
 
 /** What Deploy (and `deno serve`) calls. */
 const server: { fetch: (request: Request, info?: unknown) => Promise<Response> } = {
-  fetch: createHandler({ adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me', ledger, kv, jobs }),
+  fetch: createHandler({
+    adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me',
+    ledger,
+    kv,
+    jobs,
+  }),
 };
 export default server;
