@@ -88,6 +88,18 @@ export interface BatchSubmission {
 /** The longest a job may take to run; storage keeps its documents this long plus the retention. */
 const MAX_RUN_MS = 24 * 3_600_000;
 const IDEMPOTENCY_MS = 24 * 3_600_000;
+const CLAIM_MS = 60_000;
+
+/** What an Idempotency-Key remembers: the job, and the body it was created from. */
+interface IdempotentSubmission {
+  id: string;
+  fingerprint: string;
+}
+
+/** How many lanes a job runs in: its concurrency, or fewer when it has fewer tasks. */
+function lanesOf(header: BatchHeader): number {
+  return Math.min(header.concurrency, header.tasks.length);
+}
 
 /** The plan rules a batch task counts toward: the daily ones, at their own positions (the Ledger keys rules by position). */
 function dailyRulesOf(rules: readonly RateRule[]): RateRule[] {
@@ -132,12 +144,15 @@ export class BatchJobs {
     const fingerprint = await sha256Hex(
       JSON.stringify([submission.tasks, submission.concurrency, submission.webhookUrl ?? null]),
     );
-    let idempotency: string | undefined;
-    if (submission.idempotencyKey !== undefined) {
-      idempotency = `batchidem:${principal.accountId}:${await sha256Hex(submission.idempotencyKey)}`;
-      const earlier = await this.awaitIdempotent(idempotency);
+    const idempotency =
+      submission.idempotencyKey === undefined
+        ? undefined
+        : `batchidem:${principal.accountId}:${await sha256Hex(submission.idempotencyKey)}`;
+    if (idempotency) {
+      const earlier = await this.deps.kv.get<IdempotentSubmission>(idempotency);
       if (earlier) return this.replay(principal, earlier, fingerprint);
     }
+    // Everything that can refuse the job comes before the idempotency claim.
     const tasks = submission.tasks.map((task) => ({ ...task, price: taskPrice(task, this.deps.pricing) }));
     const cheapest = Math.min(...tasks.map((t) => t.price).filter((p) => p > 0));
     if (Number.isFinite(cheapest)) {
@@ -152,24 +167,31 @@ export class BatchJobs {
         );
       }
     }
+    const webhookUrl =
+      submission.webhookUrl === undefined
+        ? undefined
+        : await checkWebhookUrl(submission.webhookUrl, this.deps.webhookPolicy);
+    if (idempotency) {
+      const earlier = await this.claimIdempotent(idempotency);
+      if (earlier) return this.replay(principal, earlier, fingerprint);
+    }
     const header: BatchHeader = {
       id: newId('batch', random),
       account: principal.accountId,
       created_at: clock.now(),
-      concurrency: Math.min(submission.concurrency, tasks.length),
+      concurrency: submission.concurrency,
       tasks,
       estimated_credits: tasks.reduce((sum, t) => sum + t.price, 0),
       dailyRules: dailyRulesOf(principal.plan.rules),
     };
-    let secret: string | undefined;
-    if (submission.webhookUrl !== undefined) {
-      secret = newWebhookSecret(random);
-      header.webhook = { url: await checkWebhookUrl(submission.webhookUrl, this.deps.webhookPolicy), secret };
-    }
+    const secret = webhookUrl === undefined ? undefined : newWebhookSecret(random);
+    if (webhookUrl !== undefined && secret !== undefined) header.webhook = { url: webhookUrl, secret };
     await this.store.create(header);
-    if (idempotency)
-      await this.deps.kv.set(idempotency, { id: header.id, fingerprint }, { ttlMs: IDEMPOTENCY_MS });
-    for (let i = 0; i < header.concurrency; i++) await this.enqueueTask(header.id, i);
+    if (idempotency) {
+      const remembered: IdempotentSubmission = { id: header.id, fingerprint };
+      await this.deps.kv.set(idempotency, remembered, { ttlMs: IDEMPOTENCY_MS });
+    }
+    for (let i = 0; i < lanesOf(header); i++) await this.enqueueTask(header.id, i);
     const record = recordOf({ header, tasks: tasks.map(queued) }, this.deps.settings.retentionMs);
     if (secret && record.webhook) record.webhook = { ...record.webhook, secret };
     return { record, fresh: true };
@@ -200,22 +222,22 @@ export class BatchJobs {
     return state;
   }
 
-  /** Waits for the job a concurrent submission with the same key is creating; undefined when this one wins. */
-  private async awaitIdempotent(key: string): Promise<{ id: string; fingerprint: string } | undefined> {
-    if (await this.deps.ledger.consumeOnce(`${key}:claim`, IDEMPOTENCY_MS)) return undefined;
+  /**
+   * Claims an Idempotency-Key for this submission (undefined: go ahead), or waits for the job a
+   * concurrent submission with the same key is creating. A claim lapses after a minute, so a
+   * submission that died before creating its job does not block the key.
+   */
+  private async claimIdempotent(key: string): Promise<IdempotentSubmission | undefined> {
+    if (await this.deps.ledger.consumeOnce(`${key}:claim`, CLAIM_MS)) return undefined;
     for (let i = 0; i < 100; i++) {
-      const earlier = await this.deps.kv.get<{ id: string; fingerprint: string }>(key);
+      const earlier = await this.deps.kv.get<IdempotentSubmission>(key);
       if (earlier) return earlier;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new ApiError('internal_error', 'A submission with the same Idempotency-Key did not finish; retry.');
   }
 
-  private async replay(
-    principal: Principal,
-    earlier: { id: string; fingerprint: string },
-    fingerprint: string,
-  ) {
+  private async replay(principal: Principal, earlier: IdempotentSubmission, fingerprint: string) {
     if (earlier.fingerprint !== fingerprint) {
       throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with another request body.');
     }
@@ -351,7 +373,7 @@ export class BatchJobs {
       return;
     }
     const { concurrency } = state.header;
-    for (let lane = 0; lane < concurrency; lane++) {
+    for (let lane = 0; lane < lanesOf(state.header); lane++) {
       for (let i = lane; i < state.tasks.length; i += concurrency) {
         if (isFinished(state.tasks[i]!)) continue;
         await this.enqueueTask(id, i);
