@@ -16,8 +16,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { at, findFirst, text as textOf } from '../src/drivers/youtube/json.ts';
 import { parseChannel } from '../src/drivers/youtube/parse-channel.ts';
 import { parseChannelPlaylists, parseChannelVideos } from '../src/drivers/youtube/parse-channel-tab.ts';
+import { parseCommentPage } from '../src/drivers/youtube/parse-comments.ts';
 import { mergeVideoExtras, parseMicroformat } from '../src/drivers/youtube/parse-microformat.ts';
 import { parseNext } from '../src/drivers/youtube/parse-next.ts';
 import { parsePlayer } from '../src/drivers/youtube/parse-player.ts';
@@ -29,6 +31,7 @@ import { parseSuggestions } from '../src/drivers/youtube/parse-suggestions.ts';
 import { ApiError } from '../src/errors.ts';
 import type {
   ChannelProfile,
+  Comment,
   Json3Event,
   Json3Seg,
   PlayerData,
@@ -777,12 +780,74 @@ function search(): void {
   );
 }
 
+/** A comment as a fixture file holds it: the driver derives replies continuations and parent ids. */
+function storedComment(c: Comment): Comment {
+  const { repliesContinuation: _r, parentId: _p, ...rest } = c;
+  return rest;
+}
+
+/** `list` as pages of `size`. */
+function chunks<T>(list: readonly T[], size: number): { comments: T[] }[] {
+  const out: { comments: T[] }[] = [];
+  for (let i = 0; i < list.length; i += size) out.push({ comments: list.slice(i, i + size) });
+  return out;
+}
+
+/**
+ * xaQJbozY_Is (Kurzgesagt, "What Dinosaurs ACTUALLY Looked Like?"): comments from
+ * `youtubecommentsextractor/replies/` (the WEB next, the first "Top" page, the pinned comment's
+ * first reply page). No player was recorded for it: its PlayerData holds what the `next` shows
+ * (title, channel, views, description) and no caption tracks.
+ */
+function comments(): void {
+  const dir = 'youtubecommentsextractor/replies';
+  const next = recordedJson(`${dir}/generated_mock_2.json`);
+  const videoId = 'xaQJbozY_Is';
+  const extras = parseNext(next);
+  const owner = at(findFirst(next, 'videoOwnerRenderer'), 'title', 'runs', 0);
+  const player: PlayerData = {
+    videoId,
+    title: textOf(at(findFirst(next, 'videoPrimaryInfoRenderer'), 'title')) ?? '',
+    author: String(at(owner, 'text') ?? ''),
+    channelId: String(at(owner, 'navigationEndpoint', 'browseEndpoint', 'browseId') ?? ''),
+    description: extras.description ?? '',
+    lengthSeconds: 0,
+    viewCount: extras.viewCount ?? 0,
+    keywords: [],
+    thumbnails: [],
+    live: 'none',
+    tracks: [],
+  };
+  const top = parseCommentPage(recordedJson(`${dir}/generated_mock_3.json`), videoId).comments;
+  const pinned = top.find((c) => c.repliesContinuation !== undefined);
+  if (!pinned) throw new Error('no comment with replies on the recorded page');
+  const replies = parseCommentPage(recordedJson(`${dir}/generated_mock_4.json`), videoId).comments;
+  const {
+    description: _d,
+    viewCount: _v,
+    videoId: _id,
+    likeCountApproximate: _a,
+    dateText: _t,
+    dateTextSeconds: _s,
+    ...rest
+  } = extras;
+  write('videos', videoId, {
+    player,
+    extras: rest,
+    comments: {
+      top: chunks(top.map(storedComment), 10),
+      replies: { [pinned.commentId]: chunks(replies.map(storedComment), 5) },
+    },
+  });
+}
+
 function main(): void {
   if (!recordingsDir) {
     throw new Error('Set TUBESCRIBE_RECORDINGS to the recordings folder (../shared/youtube-recordings).');
   }
   for (const folder of GENERATED) rmSync(join(OUT, folder), { recursive: true, force: true });
   videos();
+  comments();
   channels();
   playlists();
   search();

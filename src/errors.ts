@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'insufficient_scope'
   | 'not_found'
   | 'captions_disabled'
+  | 'comments_disabled'
   | 'language_not_found'
   | 'video_unavailable'
   | 'playlist_not_found'
@@ -90,6 +91,7 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   // 404
   not_found: { status: 404, retryable: false },
   captions_disabled: { status: 404, retryable: false },
+  comments_disabled: { status: 404, retryable: false },
   language_not_found: { status: 404, retryable: false },
   video_unavailable: { status: 404, retryable: false },
   playlist_not_found: { status: 404, retryable: false },

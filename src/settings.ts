@@ -38,6 +38,7 @@ export const DEFAULT_CACHE_TTLS: Readonly<CacheTtls> = Object.freeze({
   playlist: 30 * 60_000,
   search: 10 * 60_000,
   suggestions: 60 * 60_000,
+  comments: 10 * 60_000,
 });
 
 /** The default limits. */

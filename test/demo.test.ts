@@ -365,3 +365,66 @@ describe('demo: playlists, search, suggestions', () => {
     expect(s.suggestions[0]).toBe('hello');
   });
 });
+
+describe('demo: comments of xaQJbozY_Is (Kurzgesagt)', () => {
+  type Comments = {
+    video_id: string;
+    comments: Record<string, unknown>[];
+    has_more: boolean;
+    next_cursor: string | null;
+  };
+  const DINO = 'xaQJbozY_Is';
+
+  it('two pages of 10 "top" comments; the pinned creator comment first', async () => {
+    const first = await ok<Comments>(`/v1/videos/${DINO}/comments`);
+    expect(first.comments).toHaveLength(10);
+    expect(first.comments[0]).toEqual({
+      comment_id: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      text: 'The 12,022 Calendar is sold out check out more scienc-y products created with love here: https://kgs.link/shop-151',
+      author: '@kurzgesagt',
+      author_channel_id: 'UCsXVk37bltHxD1rDPwtNM8Q',
+      author_thumbnail: expect.stringMatching(/^https:\/\/yt3\.ggpht\.com\//),
+      is_verified: true,
+      is_creator: true,
+      like_count: 9800,
+      like_count_text: '9.8k',
+      reply_count: 327,
+      published_text: '4 years ago',
+      is_pinned: true,
+      is_hearted: false,
+      is_edited: true,
+      replies_cursor: expect.any(String),
+    });
+    expect(first.comments[1]).toMatchObject({ author: '@MoreConsole', like_count: 22_000, is_pinned: false });
+    const second = await ok<Comments>(
+      `/v1/videos/${DINO}/comments?cursor=${encodeURIComponent(first.next_cursor ?? '')}`,
+    );
+    expect(second.comments).toHaveLength(10);
+    expect([second.has_more, second.next_cursor]).toEqual([false, null]);
+  });
+
+  it('the pinned comment’s replies: two pages of 5, each with parent_id', async () => {
+    const first = await ok<Comments>(`/v1/videos/${DINO}/comments`);
+    const cursor = String(first.comments[0]?.replies_cursor);
+    const replies = await ok<Comments>(`/v1/videos/${DINO}/comments?cursor=${encodeURIComponent(cursor)}`);
+    expect(replies.comments).toHaveLength(5);
+    expect(replies.comments[0]).toMatchObject({
+      comment_id: 'UgwSOM0QHBLysE3vZE54AaABAg.9TOrAAD78Z59TP5tOBhBXP',
+      parent_id: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      text: 'First',
+      author: '@andrefarfan4372',
+      like_count: 52,
+    });
+    const more = await ok<Comments>(
+      `/v1/videos/${DINO}/comments?cursor=${encodeURIComponent(replies.next_cursor ?? '')}`,
+    );
+    expect(more.comments).toHaveLength(5);
+    expect(more.comments.every((c) => c.parent_id === 'UgwSOM0QHBLysE3vZE54AaABAg')).toBe(true);
+    expect(more.has_more).toBe(false);
+  });
+
+  it('a video without comments in the set: an empty page', async () => {
+    const none = await ok<Comments>(`/v1/videos/${LMA}/comments?sort_by=newest`);
+    expect(none).toEqual({ video_id: LMA, comments: [], has_more: false, next_cursor: null });
+  });
+});

@@ -24,6 +24,7 @@ describe('DEFAULT_PRICES', () => {
     ['video_fast', 1],
     ['video_full', 2],
     ['playlist_page', 1],
+    ['comments_page', 1],
     ['channel', 1],
     ['channel_latest', 1],
     ['channel_videos_page', 1],
@@ -43,7 +44,7 @@ describe('DEFAULT_PRICES', () => {
   });
 
   it('lists every operation once and is frozen', () => {
-    expect(OPERATIONS).toHaveLength(21);
+    expect(OPERATIONS).toHaveLength(22);
     expect(new Set(OPERATIONS).size).toBe(OPERATIONS.length);
     expect(Object.isFrozen(DEFAULT_PRICES)).toBe(true);
     expect(isOperation('transcript')).toBe(true);

@@ -18,6 +18,7 @@ export type Operation =
   | 'video_fast'
   | 'video_full'
   | 'playlist_page'
+  | 'comments_page'
   | 'channel'
   | 'channel_latest'
   | 'channel_videos_page'
@@ -50,6 +51,7 @@ export const DEFAULT_PRICES: Pricing = Object.freeze({
   video_fast: 1,
   video_full: 2,
   playlist_page: 1,
+  comments_page: 1,
   channel: 1,
   channel_latest: 1,
   channel_videos_page: 1,

@@ -4,7 +4,8 @@
  * Contract for every implementation (the YouTube driver, the fixtures driver, test fakes):
  * - Failures MUST be thrown as `ApiError` with one of these codes, never as "empty data":
  *   `video_unavailable`, `private_video`, `age_restricted`, `members_only`, `region_blocked`,
- *   `live_stream_not_ready`, `playlist_not_found`, `channel_not_found`, `upstream_blocked`
+ *   `live_stream_not_ready`, `playlist_not_found`, `channel_not_found`, `comments_disabled`,
+ *   `upstream_blocked`
  *   (bot check, upstream 429: with `retryAfter`), `upstream_error` (unparseable answer),
  *   `upstream_timeout`, `invalid_cursor` (a continuation the upstream rejects).
  * - Calls MUST honour `options.signal`: once it aborts, no further upstream request starts and
@@ -255,6 +256,47 @@ export interface SearchPage {
   estimatedResults?: number;
 }
 
+/** Order of a video's comments: YouTube's "Top" (the default) or "Newest". */
+export type CommentSort = 'top' | 'newest';
+
+/** One comment or reply, as the watch page shows it. */
+export interface Comment {
+  commentId: string;
+  /** Plain text: emoji and line breaks kept, links and formatting as their visible text. */
+  text: string;
+  /** Display name (usually the `@handle`). */
+  author: string;
+  authorChannelId?: string;
+  authorThumbnail?: string;
+  /** The author's channel is verified. */
+  isVerified: boolean;
+  /** The author is the video's creator. */
+  isCreator: boolean;
+  /** Approximate, parsed from text like "1.2K". */
+  likeCount: number;
+  /** As YouTube shows it ("1.2K"; empty when none). */
+  likeCountText: string;
+  replyCount: number;
+  /** As YouTube shows it ("3 years ago"), without the "(edited)" mark. */
+  publishedText: string;
+  isPinned: boolean;
+  /** Hearted by the creator. */
+  isHearted: boolean;
+  isEdited: boolean;
+  /** Continuation of the comment's replies (same {@link Upstream.comments} call); absent without replies. */
+  repliesContinuation?: string;
+  /** On a reply: the comment it answers. */
+  parentId?: string;
+}
+
+/** One page of a video's comments, or of one comment's replies. */
+export interface CommentPage {
+  videoId: string;
+  comments: Comment[];
+  /** Upstream continuation for the next page; absent on the last page. */
+  continuation?: string;
+}
+
 /** The YouTube data source. */
 export interface Upstream {
   /** Player data of a video: details, playability and caption tracks. */
@@ -291,4 +333,21 @@ export interface Upstream {
     options?: UpstreamOptions,
   ): Promise<SearchPage>;
   suggestions(query: string, options?: UpstreamOptions): Promise<string[]>;
+  /**
+   * A page of a video's comments in `page.sort` order, or, when `page.continuation` is a
+   * comment's {@link Comment.repliesContinuation}, a page of its replies (each with `parentId`).
+   * `page.continuation` is either one this call handed out (a page's `continuation` or a comment's
+   * `repliesContinuation`, for the same `videoId`) or absent for the first page; then `sort` is
+   * ignored in favour of the order the continuation carries.
+   * - A missing or unwatchable video MUST throw `video_unavailable` (or the truthful
+   *   `private_video`/… code), never an empty page.
+   * - A video whose comments are turned off MUST throw `comments_disabled`.
+   * - A video with comments on but none yet MUST answer an empty page without `continuation`.
+   * - A continuation the implementation cannot read MUST throw `invalid_cursor`.
+   */
+  comments(
+    videoId: string,
+    page: { sort: CommentSort; continuation?: string },
+    options?: UpstreamOptions,
+  ): Promise<CommentPage>;
 }

@@ -45,6 +45,8 @@ export interface CacheTtls {
   playlist: number;
   search: number;
   suggestions: number;
+  /** A page of a video's comments or of a comment's replies. */
+  comments: number;
 }
 
 /** Settings of {@link ResponseCache}. */

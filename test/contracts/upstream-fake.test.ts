@@ -4,7 +4,7 @@
  * count the upstream work; its `gate` makes calls hang. It fails by method (`failures`), not by
  * video, so it names no unwatchable video and that check skips.
  */
-import { CHANNEL, FakeUpstream, PLAYLIST, VIDEO } from '../fakes/upstream.ts';
+import { CHANNEL, COMMENTS_OFF, FakeUpstream, PLAYLIST, VIDEO } from '../fakes/upstream.ts';
 import { upstreamContract } from './upstream.ts';
 
 const CAPTIONLESS = 'cccccccccc0';
@@ -38,6 +38,8 @@ upstreamContract('FakeUpstream', async () => {
       missingPlaylist: MISSING_PLAYLIST,
       search: { query: 'rick', filters: {}, more: [true, true, false] },
       suggestions: 'hello',
+      comments: { videoId: VIDEO, more: [true, false], newest: [true, false], replies: [false] },
+      commentsOff: COMMENTS_OFF,
     },
     work: () => Object.values(fake.calls).reduce((sum, n) => sum + n, 0),
     hang: () => {

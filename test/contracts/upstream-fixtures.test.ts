@@ -32,5 +32,6 @@ upstreamContract('fixtures driver (fixtures/demo)', async () => ({
     missingPlaylist: 'PL11111111111111111111111111111111',
     search: { query: 'test', filters: { type: 'video' }, more: [true, false] },
     suggestions: 'hello',
+    comments: { videoId: 'xaQJbozY_Is', more: [true, false], replies: [true, false] },
   },
 }));

@@ -38,6 +38,10 @@ const CALLS: { name: string; call: Call; request?: false }[] = [
   { name: 'playlist', call: (u, ids, _t, o) => u.playlist(ids.playlist.id, {}, o) },
   { name: 'search', call: (u, ids, _t, o) => u.search(ids.search.query, ids.search.filters, {}, o) },
   { name: 'suggestions', call: (u, ids, _t, o) => u.suggestions(ids.suggestions, o) },
+  {
+    name: 'comments',
+    call: (u, ids, _t, o) => u.comments(ids.comments?.videoId ?? ids.video, { sort: 'top' }, o),
+  },
 ];
 
 /** Lets pending callbacks run (no time is measured). */

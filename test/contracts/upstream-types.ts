@@ -195,3 +195,33 @@ export const searchPage: Check = shape(
 
 /** The result of `suggestions`. */
 export const suggestionList: Check = arrayOf(nonEmpty);
+
+/** `Comment`: counts are whole numbers; a reply's id starts with its parent's. */
+export const comment: Check = shape(
+  {
+    commentId: nonEmpty,
+    text,
+    author: text,
+    isVerified: bool,
+    isCreator: bool,
+    likeCount: count,
+    likeCountText: text,
+    replyCount: count,
+    publishedText: text,
+    isPinned: bool,
+    isHearted: bool,
+    isEdited: bool,
+  },
+  {
+    authorChannelId: str(CHANNEL_ID),
+    authorThumbnail: str(/^https?:\/\/\S+$/),
+    repliesContinuation: nonEmpty,
+    parentId: nonEmpty,
+  },
+);
+
+/** `CommentPage`. */
+export const commentPage: Check = shape(
+  { videoId: str(VIDEO_ID), comments: arrayOf(comment) },
+  { continuation: nonEmpty },
+);

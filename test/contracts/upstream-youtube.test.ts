@@ -96,6 +96,8 @@ describeRecordings('Upstream contract over the recordings', () => {
         missingPlaylist: 'PL11111111111111111111111111111111',
         search: { query: 'test', filters: { type: 'video' }, more: [true, true] },
         suggestions: 'hello',
+        // Recorded: the first "Top" page and the first page of the pinned comment's replies.
+        comments: { videoId: 'xaQJbozY_Is', more: [true], replies: [true] },
       },
       work: () => requests,
       hang: () => ({

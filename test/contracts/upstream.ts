@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/errors.ts';
 import type { ChannelSort, SearchFilters, Upstream } from '../../src/ports/upstream.ts';
+import { commentChecks } from './upstream-comments.ts';
 import { errorChecks } from './upstream-errors.ts';
 import { arrayOf, type Check, problems } from './upstream-shapes.ts';
 import { signalChecks } from './upstream-signal.ts';
@@ -38,6 +39,13 @@ export interface UpstreamIds {
   missingPlaylist: string;
   search: { query: string; filters: SearchFilters; more: More };
   suggestions: string;
+  /**
+   * A video with comments: its "top" pages (`more`), optionally its "newest" pages, and the
+   * reply pages of the first comment of its first page that has replies.
+   */
+  comments?: { videoId: string; more: More; newest?: More; replies?: More };
+  /** A playable video whose comments are turned off: `comments_disabled`. */
+  commentsOff?: string;
 }
 
 /** What a factory hands the suite. */
@@ -196,6 +204,7 @@ export function upstreamContract(name: string, create: () => Promise<UpstreamUnd
       expect(list.length).toBeGreaterThan(0);
     });
 
+    commentChecks(() => subject, test);
     errorChecks(() => subject, test);
     signalChecks(() => subject, test);
   });

@@ -7,6 +7,9 @@ import type {
   ChannelLocator,
   ChannelProfile,
   ChannelTabPage,
+  Comment,
+  CommentPage,
+  CommentSort,
   PlayerData,
   PlaylistCard,
   PlaylistPage,
@@ -66,6 +69,61 @@ export const TRACK_DE: CaptionTrack = {
 export const VIDEO = 'dQw4w9WgXcQ';
 export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 export const PLAYLIST = 'PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI';
+/** A video whose comments are turned off (the fake answers `comments_disabled`). */
+export const COMMENTS_OFF = 'c0mmentsOff';
+
+/** A comment of the fake, with defaults for what a test does not care about. */
+function comment(fields: Partial<Comment> & { commentId: string; text: string }): Comment {
+  return {
+    author: '@viewer',
+    authorChannelId: 'UCviewerviewerviewer0001',
+    authorThumbnail: 'https://yt3.ggpht.com/viewer=s88',
+    isVerified: false,
+    isCreator: false,
+    likeCount: 0,
+    likeCountText: '',
+    replyCount: 0,
+    publishedText: '1 year ago',
+    isPinned: false,
+    isHearted: false,
+    isEdited: false,
+    ...fields,
+  };
+}
+
+/** The default comments of {@link VIDEO} in "top" order: two on the first page, one on the second. */
+const COMMENTS: Comment[] = [
+  comment({
+    commentId: 'UgyPinned0001',
+    text: 'Thanks for watching! 🎉\nMore at example.com',
+    author: '@RickAstleyYT',
+    authorChannelId: CHANNEL,
+    isVerified: true,
+    isCreator: true,
+    likeCount: 1200,
+    likeCountText: '1.2K',
+    replyCount: 2,
+    publishedText: '2 years ago',
+    isPinned: true,
+    isHearted: true,
+    repliesContinuation: 'r:UgyPinned0001',
+  }),
+  comment({ commentId: 'UgySecond0002', text: 'Classic.', likeCount: 5, likeCountText: '5', isEdited: true }),
+  comment({ commentId: 'UgyThird00003', text: 'Still here in 2026', publishedText: '1 day ago' }),
+];
+
+/** The replies of the pinned comment. */
+const REPLIES: Comment[] = [
+  comment({ commentId: 'UgyPinned0001.reply1', text: 'You are welcome', parentId: 'UgyPinned0001' }),
+  comment({
+    commentId: 'UgyPinned0001.reply2',
+    text: '❤️',
+    parentId: 'UgyPinned0001',
+    author: '@RickAstleyYT',
+    authorChannelId: CHANNEL,
+    isCreator: true,
+  }),
+];
 
 /** The default playlist contents (the first page holds two, the second the rest). */
 const PLAYLIST_VIDEOS: PlaylistVideo[] = [
@@ -156,6 +214,9 @@ export class FakeUpstream implements Upstream {
   missing = new Set<string>();
   playlistVideos: PlaylistVideo[] = structuredClone(PLAYLIST_VIDEOS);
   searchItems: SearchItem[] = structuredClone(SEARCH_ITEMS);
+  /** The comments of {@link VIDEO} in "top" order (two per page) and the replies of the first. */
+  videoComments: Comment[] = structuredClone(COMMENTS);
+  replies: Comment[] = structuredClone(REPLIES);
   /** Search results per upstream page. */
   searchPageSize = 20;
 
@@ -354,5 +415,28 @@ export class FakeUpstream implements Upstream {
   async suggestions(q: string, o?: UpstreamOptions): Promise<string[]> {
     await this.step('suggestions', o?.signal, o);
     return [q, `${q} world`];
+  }
+  async comments(
+    videoId: string,
+    page: { sort: CommentSort; continuation?: string },
+    o?: UpstreamOptions,
+  ): Promise<CommentPage> {
+    await this.step('comments', o?.signal, o);
+    if (videoId === COMMENTS_OFF) throw new ApiError('comments_disabled', 'Comments are turned off.');
+    if (!this.players.has(videoId)) throw new ApiError('video_unavailable', 'This video is unavailable.');
+    const c = page.continuation;
+    if (c?.startsWith('r:')) {
+      const replies = this.replies.filter((r) => r.parentId === c.slice(2));
+      return { videoId, comments: structuredClone(replies) };
+    }
+    if (c !== undefined && !/^(top|newest):\d+$/.test(c)) throw new ApiError('invalid_cursor', 'Bad token.');
+    const [sort, from] = c ? [c.split(':')[0] as CommentSort, Number(c.split(':')[1])] : [page.sort, 0];
+    const all = sort === 'newest' ? [...this.videoComments].reverse() : this.videoComments;
+    const to = from + 2;
+    return {
+      videoId,
+      comments: structuredClone(all.slice(from, to)),
+      ...(to < all.length ? { continuation: `${sort}:${to}` } : {}),
+    };
   }
 }

@@ -130,6 +130,7 @@ export const KEYED_ROUTES: readonly { method: string; path: string; body?: unkno
   { method: 'GET', path: '/v1/videos/dQw4w9WgXcQ/video-info', price: 1 },
   { method: 'GET', path: '/v1/videos/dQw4w9WgXcQ', price: 1 },
   { method: 'GET', path: '/v1/videos/dQw4w9WgXcQ?mode=full', price: 2 },
+  { method: 'GET', path: '/v1/videos/dQw4w9WgXcQ/comments', price: 1 },
   { method: 'GET', path: '/v1/playlists/PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI', price: 1 },
   { method: 'GET', path: '/v1/playlists/PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI/videos', price: 1 },
   { method: 'GET', path: '/v1/channels/UCuAXFkgsw1L7xaCfnd5JJOw', price: 1 },

@@ -56,7 +56,7 @@ describe('404 not_found and 405 method_not_allowed', () => {
     ['GET', '/v1/videos'],
     ['GET', '/healthz/'],
     ['POST', '/v1/nothing'],
-    ['GET', `/v1/videos/${VIDEO}/comments`],
+    ['GET', `/v1/videos/${VIDEO}/related`],
     ['GET', '/admin'],
   ])('%s %s → 404 not_found, with or without a key', async (method, path) => {
     const f = await fixture();
@@ -303,6 +303,7 @@ describe.each(KEYED_ROUTES)('every keyed route: $method $path', (route) => {
           'playlist',
           'search',
           'suggestions',
+          'comments',
         ])
           f.upstream.failures[m] = error;
       };

@@ -6,6 +6,11 @@
  * - `videos/<videoId>.json`: `{ player: PlayerData, extras?: VideoExtras }`, or
  *   `{ error: { code, message, details?, retryAfter? } }`: a YouTube failure to replay (e.g.
  *   `private_video`). No file (or neither key) is `video_unavailable`; no `extras` is no chapters.
+ *   A playable video may add `comments: { top?: [{ comments: Comment[] }, …], newest?: […],
+ *   replies?: { "<commentId>": [{ comments: Comment[] }, …] } }` (a sort without pages falls back
+ *   to `top`; no `comments` key is no comments yet) or `comments: { disabled: true }`
+ *   (`comments_disabled`). A comment with replies gets its `repliesContinuation`, a reply its
+ *   `parentId`, from the file's structure.
  * - `captions/<ref>.json`: the `TimedText` of the caption track whose `ref` is `<ref>`.
  * - `channels/<UC id>.json`: `{ profile: ChannelProfile,
  *   tabs?: { videos|shorts|streams: { newest|popular|oldest: [{ items: VideoCard[] }, …] } },
@@ -33,6 +38,9 @@ import type {
   ChannelProfile,
   ChannelSort,
   ChannelTabPage,
+  Comment,
+  CommentPage,
+  CommentSort,
   PlayerData,
   PlaylistCard,
   PlaylistPage,
@@ -44,9 +52,19 @@ import type {
   VideoExtras,
 } from '../../ports/upstream.ts';
 
+type CommentPages = { comments: Comment[] }[];
+
+interface CommentsFile {
+  disabled?: boolean;
+  top?: CommentPages;
+  newest?: CommentPages;
+  replies?: Record<string, CommentPages>;
+}
+
 interface VideoFile {
   player?: PlayerData;
   extras?: VideoExtras;
+  comments?: CommentsFile;
   error?: { code: ErrorCode; message: string; details?: Record<string, unknown>; retryAfter?: number };
 }
 
@@ -90,6 +108,38 @@ function paged<T>(
   if (page === undefined)
     throw new ApiError('invalid_cursor', 'The cursor points past the end of this list.');
   return index + 1 < pages.length ? { page, next: `fx:${list}:${index + 1}` } : { page };
+}
+
+/** `fx:<video>/replies/<comment>:<page>`: a replies list (page 0 is the first, handed out on the comment). */
+const REPLIES = /^fx:([^/]+)\/replies\/(.+):(\d+)$/;
+
+/** A page of a video's comments (or of one comment's replies) from its `comments` entry. */
+function commentPage(
+  videoId: string,
+  file: CommentsFile | undefined,
+  page: { sort: CommentSort; continuation?: string },
+): CommentPage {
+  if (file?.disabled) throw new ApiError('comments_disabled', 'Comments are turned off for this video.');
+  const at = page.continuation;
+  const replies = at === undefined ? null : REPLIES.exec(at);
+  if (replies && replies[1] === videoId) {
+    const parentId = replies[2] ?? '';
+    const list = `${videoId}/replies/${parentId}`;
+    const pages = file?.replies?.[parentId] ?? [{ comments: [] }];
+    const { page: current, next } = paged(list, pages, replies[3] === '0' ? undefined : at);
+    const comments = current.comments.map((c) => ({ ...c, parentId }));
+    return { videoId, comments, ...(next ? { continuation: next } : {}) };
+  }
+  const sort = at?.startsWith(`fx:${videoId}/newest:`) ? 'newest' : at === undefined ? page.sort : 'top';
+  const pages = (sort === 'newest' ? file?.newest : undefined) ?? file?.top ?? [{ comments: [] }];
+  const { page: current, next } = paged(`${videoId}/${pages === file?.newest ? 'newest' : 'top'}`, pages, at);
+  const comments = current.comments.map((c) => {
+    const { repliesContinuation: _stored, parentId: _parent, ...rest } = c;
+    return file?.replies?.[c.commentId]
+      ? { ...rest, repliesContinuation: `fx:${videoId}/replies/${c.commentId}:0` }
+      : rest;
+  });
+  return { videoId, comments, ...(next ? { continuation: next } : {}) };
 }
 
 /** Creates the fixtures upstream over the folder `dir`. */
@@ -228,6 +278,8 @@ export function createFixturesUpstream(dir: string): Upstream {
         if (next) out.continuation = next;
         return out;
       }),
+    comments: (videoId, page, o) =>
+      guarded(o, async () => commentPage(videoId, (await video(videoId)).comments, page)),
     suggestions: (query, o) =>
       guarded(o, async () => (await load<string[]>('suggestions', query.trim().toLowerCase())) ?? []),
   };

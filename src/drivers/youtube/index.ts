@@ -1,8 +1,8 @@
 /**
  * The YouTube Upstream driver: InnerTube and the public feeds, normalised to the Upstream port.
- * Composition of the video side ({@link VideoSource}) and the browse side ({@link BrowseSource})
- * over one transport; every parse failure becomes `502 upstream_error` with the failing JSON
- * path logged (never a 500, never "no captions").
+ * Composition of the video side ({@link VideoSource}), the browse side ({@link BrowseSource}) and
+ * the comments ({@link CommentSource}) over one transport; every parse failure becomes
+ * `502 upstream_error` with the failing JSON path logged (never a 500, never "no captions").
  * @module
  */
 import { ApiError } from '../../errors.ts';
@@ -13,6 +13,7 @@ import type { Random } from '../../ports/random.ts';
 import type { Upstream } from '../../ports/upstream.ts';
 import { cryptoRandom, silentLogger, systemClock } from '../system.ts';
 import { BrowseSource } from './browse-source.ts';
+import { CommentSource } from './comment-source.ts';
 import { InnerTube } from './innertube.ts';
 import { ParseError } from './json.ts';
 import { DEFAULT_PLAYER_CHAIN, type ProfileOverrides, resolveProfiles } from './profiles.ts';
@@ -89,6 +90,7 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
   };
   const video = new VideoSource(deps);
   const browse = new BrowseSource(deps);
+  const comments = new CommentSource(deps, (id, o) => video.player(id, o));
 
   /** Maps parse failures to upstream_error, logging the path (never the body). */
   const guard =
@@ -124,5 +126,6 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     playlist: guard('playlist', (id, page, o) => browse.playlist(id, page, o)),
     search: guard('search', (q, filters, page, o) => browse.search(q, filters, page, o)),
     suggestions: guard('suggestions', (q, o) => browse.suggestions(q, o)),
+    comments: guard('comments', (id, page, o) => comments.comments(id, page, o)),
   };
 }
