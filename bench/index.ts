@@ -6,6 +6,7 @@
 
 import { cpus, loadavg } from 'node:os';
 import { benchBatch } from './batch.ts';
+import { benchMcp } from './mcp.ts';
 import { sinkValue } from './measure.ts';
 import { benchRedis } from './redis.ts';
 import { benchRender } from './render.ts';
@@ -13,7 +14,7 @@ import { benchRender } from './render.ts';
 /** A section resolves to `false` when one of its goals is missed (anything else: fine). */
 type Section = () => Promise<unknown>;
 
-const SECTIONS: readonly Section[] = [benchRender, benchRedis, benchBatch];
+const SECTIONS: readonly Section[] = [benchRender, benchRedis, benchBatch, benchMcp];
 
 async function main(): Promise<void> {
   console.log('# tubescribe benchmarks');

@@ -40,7 +40,7 @@ const packages = {
   ports: [],
   errors: [],
   services: [],
-  http: ['hono', 'valibot', '@valibot/'],
+  http: ['hono', 'valibot', '@valibot/', '@modelcontextprotocol/server', '@modelcontextprotocol/hono'],
   drivers: ['unstorage', 'ofetch', 'ioredis', 'bullmq', 'nodemailer', 'disposable-domains', 'node:'],
   root: [],
   cli: ['node:'],

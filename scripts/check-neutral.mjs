@@ -37,7 +37,9 @@ await build({
   platform: 'neutral',
   format: 'esm',
   mainFields: ['module', 'main'],
-  conditions: ['import', 'default'],
+  // `workerd`: packages that pick a runtime shim by export condition (the MCP SDK's `_shims`)
+  // resolve to their non-Node build, as a fetch-only platform's bundler would.
+  conditions: ['workerd', 'import', 'default'],
   plugins: [guard],
   logLevel: 'silent',
   minify: true,

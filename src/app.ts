@@ -16,6 +16,7 @@ import { Batches } from './services/batches.ts';
 import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
 import { Channels } from './services/channels.ts';
+import { Comments } from './services/comments.ts';
 import type { Services } from './services/index.ts';
 import { Pager } from './services/paging.ts';
 import { Playlists } from './services/playlists.ts';
@@ -120,9 +121,11 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
     }),
     transcripts,
     videos,
+    comments: new Comments({ ...source, pager }),
     playlists: new Playlists({ ...source, pager }),
     channels: new Channels({ ...source, pager }),
     search: new Search({ ...source, pager }),
+    pager,
   };
 }
 

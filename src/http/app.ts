@@ -12,6 +12,7 @@ import { asApiError, isTimeout } from '../services/context.ts';
 import { payloadTooLarge } from './body.ts';
 import { clientAddress } from './client.ts';
 import type { AppContext, AppEnv, HttpDeps, MountDeps } from './context.ts';
+import { mountMcp } from './mcp/endpoint.ts';
 import type { Route } from './route.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -76,6 +77,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     address: (c: AppContext) => clientAddress(c, settings.trustProxy, deps.clientAddress),
   };
   for (const route of routes) route.mount(app, mountDeps);
+  if (settings.routes !== 'signup') mountMcp(app, mountDeps);
 
   app.notFound((c) =>
     c.json(toEnvelope(new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`)), 404),

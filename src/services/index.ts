@@ -9,6 +9,8 @@ import type { BatchJobs } from './batch-jobs.ts';
 import type { Batches } from './batches.ts';
 import type { Billing } from './billing.ts';
 import type { Channels } from './channels.ts';
+import type { Comments } from './comments.ts';
+import type { Pager } from './paging.ts';
 import type { Playlists } from './playlists.ts';
 import type { Search } from './search.ts';
 import type { Signups } from './signup.ts';
@@ -24,8 +26,11 @@ export interface Services {
   batchJobs: BatchJobs;
   transcripts: Transcripts;
   videos: Videos;
+  comments: Comments;
   playlists: Playlists;
   channels: Channels;
   search: Search;
   signups: Signups;
+  /** Signed opaque cursors (listings; the MCP transcript pages). */
+  pager: Pager;
 }

@@ -1,5 +1,6 @@
 // Shared assertions of the runtime smoke tests: the built package answers real HTTP requests,
-// and a key created through the admin API spends a credit on a transcript.
+// and a key created through the admin API spends a credit on a transcript, and one on an MCP
+// tool call.
 export const ADMIN_TOKEN = 'smoke-admin-token-0123456789abcdef';
 export const FIXTURES = new URL('../../fixtures/demo', import.meta.url).pathname;
 
@@ -46,7 +47,43 @@ export async function check(url, runtime) {
     await fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${key.api_key}` } })
   ).json();
   if (account.credits !== 2) fail(`credits after one transcript: ${account.credits}, expected 2`);
-  console.log(`smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript`);
+
+  // One MCP tool call (the 2026-07-28 per-request form: no initialize needed), charged like REST.
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'smoke', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const mcp = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key.api_key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_transcript',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_transcript', arguments: { video: 'rCAS2eD-mcw' }, _meta: meta },
+    }),
+  });
+  const reply = await mcp.text();
+  let result;
+  try {
+    result = JSON.parse(reply).result;
+  } catch {}
+  if (mcp.status !== 200 || result?.isError || result?.structuredContent?.video_id !== 'rCAS2eD-mcw') {
+    fail(`POST /mcp tools/call answered ${mcp.status} ${reply.slice(0, 200)}`);
+  }
+  const after = await (
+    await fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${key.api_key}` } })
+  ).json();
+  if (after.credits !== 1) fail(`credits after an MCP transcript: ${after.credits}, expected 1`);
+  console.log(`smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call`);
 }
 
 /** App options for the smoke servers: in-memory storage, the demo fixtures, an admin token. */

@@ -6,10 +6,12 @@
  */
 import type { RouteSet } from '../../options.ts';
 import type { RouteDeps } from '../context.ts';
+import { mcpMetadataRoutes } from '../mcp/metadata.ts';
 import type { Route } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { batchRoutes } from './batch.ts';
 import { channelRoutes } from './channels.ts';
+import { commentRoutes } from './comments.ts';
 import { playlistRoutes } from './playlists.ts';
 import { searchRoutes } from './search.ts';
 import { signupRoutes } from './signup.ts';
@@ -29,10 +31,12 @@ const SIGNUP: readonly RouteSet[] = ['all', 'signup'];
 export const ROUTE_MODULES: readonly RouteModule[] = [
   { routes: transcriptRoutes, sets: API },
   { routes: videoRoutes, sets: API },
+  { routes: commentRoutes, sets: API },
   { routes: playlistRoutes, sets: API },
   { routes: channelRoutes, sets: API },
   { routes: searchRoutes, sets: API },
   { routes: batchRoutes, sets: API },
   { routes: accountRoutes, sets: API },
+  { routes: mcpMetadataRoutes, sets: API },
   { routes: signupRoutes, sets: SIGNUP },
 ];

@@ -1,0 +1,95 @@
+/**
+ * One MCP tool call through the same pipeline as a REST call: scope check, rate limits and daily
+ * cap (`admit`), then reserve → work → commit (`charge`) for the priced operation. Success is a
+ * result with `structuredContent` and the same data as a JSON text block; every failure
+ * (`ApiError`: unavailable video, no captions, 402, 429, upstream blocked…) is an `isError`
+ * result naming the code and whether to retry, and is free.
+ * @module
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Operation } from '../../core/pricing.ts';
+import { rateLimitApiError } from '../../core/ratelimit.ts';
+import { ApiError } from '../../errors.ts';
+import { hasScope, type Principal, type Scope } from '../../services/accounts.ts';
+import type { CacheStatus } from '../../services/cache.ts';
+import { asApiError, type CallContext } from '../../services/context.ts';
+import type { Services } from '../../services/index.ts';
+
+/** Who calls, and the request the call arrived in. */
+export interface CallerInfo {
+  principal: Principal;
+  /** The HTTP request's id: the reservation id of the call. */
+  requestId: string;
+  /** The call's context (deadline signal). */
+  call: CallContext;
+  /** The public base URL. */
+  baseUrl: string;
+}
+
+/** What a tool's work produces: the structured result and whether it came from the cache. */
+export interface ToolOutput {
+  data: Record<string, unknown>;
+  cache?: CacheStatus;
+}
+
+/** How a tool is charged: a priced operation, or nothing (free follow-up pages). */
+export type Charge = { operation: Operation } | 'free';
+
+/** The success result: `structuredContent` and the same data as JSON text. */
+export function toolResult(data: Record<string, unknown>): CallToolResult {
+  return { structuredContent: data, content: [{ type: 'text', text: JSON.stringify(data) }] };
+}
+
+/** The failure result of an error: its code, message and retry advice; free. */
+export function toolError(error: unknown): CallToolResult {
+  const e = asApiError(error);
+  const wait = e.retryAfter === undefined ? '' : `, after ${Math.max(1, Math.ceil(e.retryAfter))} s`;
+  const advice = e.retryable
+    ? `Retryable: yes${wait}.`
+    : 'Retryable: no (retrying the same call will fail again).';
+  const body: Record<string, unknown> = { code: e.code, message: e.message, retryable: e.retryable };
+  if (e.retryAfter !== undefined) body.retry_after = Math.max(1, Math.ceil(e.retryAfter));
+  if (e.details !== undefined) body.details = e.details;
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `Error ${e.code}: ${e.message} ${advice}\n${JSON.stringify({ error: body })}` },
+    ],
+  };
+}
+
+/**
+ * Runs one tool call for `caller`: refuses a missing scope, counts the call against the plan,
+ * charges `charge` around `work` (committed only when it succeeds), and turns every failure into
+ * an `isError` result.
+ */
+export async function runTool(
+  services: Services,
+  caller: CallerInfo,
+  scope: Scope,
+  charge: (() => Promise<Charge>) | Charge,
+  work: () => Promise<ToolOutput>,
+): Promise<CallToolResult> {
+  const { principal } = caller;
+  try {
+    if (!hasScope(principal.scopes, scope)) {
+      throw new ApiError('insufficient_scope', `This key lacks the ${scope} scope this tool needs.`);
+    }
+    const decision = await services.billing.admit(principal);
+    if (!decision.allowed) throw rateLimitApiError(decision, principal.plan.rules);
+    const how = typeof charge === 'function' ? await charge() : charge;
+    if (how === 'free') return toolResult((await work()).data);
+    const { result } = await services.billing.charge(
+      principal,
+      how.operation,
+      caller.requestId,
+      work,
+      (output) => output.cache,
+      caller.call.signal,
+    );
+    return toolResult(result.data);
+  } catch (error) {
+    if (caller.call.signal?.aborted && !(error instanceof ApiError)) throw error;
+    return toolError(error);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The `/mcp` endpoint: Streamable HTTP, stateless, served by the official MCP SDK's
+ * `createMcpHandler` (the 2026-07-28 per-request protocol, and the 2025-era protocols through
+ * its stateless fallback). In front of it: `Origin` validation (the Hono adapter's middleware:
+ * a browser origin other than the server's own is refused with 403) and the API key (Bearer or
+ * `X-API-Key`, through the same AuthGuard as REST; a missing or invalid key is 401 with a
+ * `WWW-Authenticate` challenge naming the RFC 9728 document). Only `tools/call` costs anything or
+ * counts toward limits (see `call.ts`); `initialize`, the lists and `ping` are free.
+ * @module
+ */
+import { originValidation } from '@modelcontextprotocol/hono';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isJsonContentType,
+  McpServer,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+import type { Hono } from 'hono';
+import { ApiError, isApiError, toEnvelope } from '../../errors.ts';
+import type { Principal } from '../../services/accounts.ts';
+import { asApiError, deadlineSignal } from '../../services/context.ts';
+import type { Services } from '../../services/index.ts';
+import { presentedKey } from '../auth.ts';
+import { readJsonBody } from '../body.ts';
+import type { AppContext, AppEnv, MountDeps } from '../context.ts';
+import type { CallerInfo } from './call.ts';
+import { registerDataTools } from './data-tools.ts';
+import { baseUrlOf, MCP_PATH, mcpChallenge } from './metadata.ts';
+import { registerTranscriptTool } from './transcript-tool.ts';
+
+/** The server's name and version in `initialize` / `server/discover`. */
+export const MCP_SERVER_INFO: { name: string; version: string } = { name: 'tubescribe', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'YouTube data: transcripts, video metadata, channels, playlists and search. Each successful call ' +
+  'costs what the REST API charges (get_transcript 1 credit for its first page, later pages free; ' +
+  'list_transcript_languages free; the others 1 credit); failed calls are free. Results are in ' +
+  'structuredContent and, as JSON, in the text block.';
+
+/**
+ * A new MCP server for one request of `caller`: every tool, or only `only` when the request is a
+ * `tools/call` of that tool (a fresh server serves one request; the others would go unused).
+ */
+export function toolServer(services: Services, caller: CallerInfo, only?: string): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+  });
+  if (only === undefined || only === 'get_transcript') registerTranscriptTool(server, services, caller);
+  if (only !== 'get_transcript') registerDataTools(server, services, caller, only);
+  return server;
+}
+
+/** The principal of a request, or the 401 answer with the challenge. */
+async function authenticate(
+  c: AppContext,
+  deps: MountDeps,
+  baseUrl: string,
+): Promise<{ principal: Principal; key: string } | Response> {
+  try {
+    const key = presentedKey(c);
+    const principal = await deps.services.auth.authenticate(key, deps.address(c));
+    return { principal, key: key ?? '' };
+  } catch (error) {
+    const e = asApiError(error);
+    if (e.status !== 401) throw error;
+    return c.json(toEnvelope(e), 401, { 'WWW-Authenticate': mcpChallenge(baseUrl) });
+  }
+}
+
+/**
+ * The JSON body of a POST, read once here (bounded like every body) so the SDK neither clones nor
+ * re-reads the request. A body that is not JSON is a JSON-RPC parse error.
+ */
+async function parsedBody(c: AppContext, limit: number): Promise<{ parsedBody?: unknown } | Response> {
+  if (c.req.method !== 'POST' || !isJsonContentType(c.req.header('content-type'))) return {};
+  try {
+    return { parsedBody: await readJsonBody(c, limit) };
+  } catch (error) {
+    if (!isApiError(error, 'invalid_json')) throw error;
+    return c.json(
+      { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null },
+      400,
+    );
+  }
+}
+
+/** The tool a single `tools/call` message names, if the body is one. */
+function calledTool(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  const name = message.params?.name;
+  return message.method === 'tools/call' && typeof name === 'string' ? name : undefined;
+}
+
+/** Mounts `/mcp` on the app. */
+export function mountMcp(app: Hono<AppEnv>, deps: MountDeps): void {
+  const { services, settings } = deps;
+  const factory: McpServerFactory = (ctx) => {
+    const caller = ctx.authInfo?.extra?.caller as CallerInfo | undefined;
+    if (!caller) throw new ApiError('missing_api_key', 'An API key is required.');
+    return toolServer(services, caller, ctx.authInfo?.extra?.tool as string | undefined);
+  };
+  const handler = createMcpHandler(factory, { maxRequestBodySize: settings.limits.maxBodyBytes });
+
+  app.all(MCP_PATH, async (c) => {
+    // Stateless: no GET stream, no session to DELETE; a HEAD never reaches a key or a tool.
+    if (c.req.method !== 'POST') {
+      const refusal = new ApiError('method_not_allowed', `${c.req.method} is not allowed here; use POST.`);
+      return c.json(toEnvelope(refusal), 405, { Allow: 'POST' });
+    }
+    const baseUrl = baseUrlOf(settings.publicUrl, c.req.url);
+    const own = new Set([new URL(baseUrl).hostname, new URL(c.req.url).hostname]);
+    const refused = await originValidation([...own])(c, async () => {});
+    if (refused instanceof Response) return refused;
+
+    const auth = await authenticate(c, deps, baseUrl);
+    if (auth instanceof Response) return auth;
+    const caller: CallerInfo = {
+      principal: auth.principal,
+      requestId: c.get('requestId'),
+      call: { signal: deadlineSignal(c.req.raw.signal, settings.limits.deadlineMs) },
+      baseUrl,
+    };
+    const authInfo: AuthInfo = {
+      token: auth.key,
+      clientId: auth.principal.accountId,
+      scopes: [...auth.principal.scopes],
+      extra: { caller },
+    };
+    const body = await parsedBody(c, settings.limits.maxBodyBytes);
+    if (body instanceof Response) return body;
+    const tool = calledTool(body.parsedBody);
+    if (tool !== undefined) authInfo.extra = { caller, tool };
+    return handler.fetch(c.req.raw, { authInfo, ...body });
+  });
+}
