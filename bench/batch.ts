@@ -11,20 +11,19 @@
  *   on the same instance (goal: p99 ratio ≤ 3).
  */
 import { Redis } from 'ioredis';
-import { createTubescribe, type Tubescribe } from '../src/app.ts';
+import type { Tubescribe } from '../src/app.ts';
 import { createBullmqJobQueue } from '../src/drivers/redis/jobs-bullmq.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
-import { silentLogger } from '../src/drivers/system.ts';
 import type { AppOptions } from '../src/options.ts';
 import type { JobQueue } from '../src/ports/jobs.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../test/helpers/slow-youtube.ts';
 import { printTable } from './measure.ts';
+import { benchApp, redisAnswers } from './setup.ts';
 
 const LATENCY_MS = 50;
 const TASKS = 100;
 const CONCURRENCY = 10;
 const REQUESTS = 2000;
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 
 const quantile = (sorted: readonly number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -43,26 +42,8 @@ let salts = 0;
 const freshIds = (n: number): string[] => videoIds(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[salts++ % 26]!);
 
 /** A started app over the fake YouTube with a funded key on an unlimited plan. */
-async function appWith(
-  youtube: SlowYouTube,
-  options: AppOptions = {},
-): Promise<{ ts: Tubescribe; key: string }> {
-  const ts = createTubescribe({
-    youtube: { origin: youtube.origin },
-    logger: silentLogger,
-    adminToken: ADMIN,
-    plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },
-    limits: { reconcileIntervalMs: 0 },
-    ...options,
-  });
-  await ts.start();
-  const res = await ts.app.request('/admin/keys', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits: 10_000_000, plan: 'bench' }),
-  });
-  if (res.status !== 201) throw new Error(`bench key creation failed: ${res.status}`);
-  return { ts, key: ((await res.json()) as { api_key: string }).api_key };
+function appWith(youtube: SlowYouTube, options: AppOptions = {}): Promise<{ ts: Tubescribe; key: string }> {
+  return benchApp({ youtube: { origin: youtube.origin }, ...options });
 }
 
 interface JobRecord {
@@ -138,26 +119,6 @@ async function idealVsWall(youtube: SlowYouTube): Promise<boolean> {
   ]);
   console.log(`\n(the fake YouTube alone takes ${2 * LATENCY_MS} ms per task: player, captions)`);
   return ratio <= 1.3;
-}
-
-/** Resolves whether a Redis answers at `url` within a second. */
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    await probe.quit();
-    return true;
-  } catch {
-    probe.disconnect();
-    return false;
-  }
 }
 
 /** 1b: throughput of 2 instances against 1, on Redis storage with BullMQ. */

@@ -6,12 +6,11 @@
  * client sends after `initialize`) is shown beside it. Every path authenticates, counts the call
  * and charges a credit.
  */
-import { createTubescribe, type Tubescribe } from '../src/app.ts';
-import { silentLogger } from '../src/drivers/system.ts';
+import type { Tubescribe } from '../src/app.ts';
 import { FakeUpstream, VIDEO } from '../test/fakes/upstream.ts';
 import { printTable } from './measure.ts';
+import { benchApp } from './setup.ts';
 
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 const REQUESTS = 1500;
 const ROUNDS = 3;
 const IN_FLIGHT = 8;
@@ -36,22 +35,9 @@ async function rps(send: () => Promise<void>): Promise<number> {
   return REQUESTS / ((performance.now() - began) / 1000);
 }
 
-async function setup(): Promise<{ ts: Tubescribe; key: string }> {
-  const ts = createTubescribe({
-    upstream: new FakeUpstream(),
-    logger: silentLogger,
-    adminToken: ADMIN,
-    plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },
-    limits: { reconcileIntervalMs: 0 },
-  });
-  await ts.start();
-  const res = await ts.app.request('/admin/keys', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits: 10_000_000, plan: 'bench' }),
-  });
-  if (res.status !== 201) throw new Error(`bench key creation failed: ${res.status}`);
-  return { ts, key: ((await res.json()) as { api_key: string }).api_key };
+/** An app over the fake upstream with a funded key. */
+function setup(): Promise<{ ts: Tubescribe; key: string }> {
+  return benchApp({ upstream: new FakeUpstream() });
 }
 
 /** Prints the section; false when the goal is missed. */

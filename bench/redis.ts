@@ -7,19 +7,18 @@
  * writes carries a fresh prefix and is deleted at the end.
  */
 import { Redis } from 'ioredis';
-import { createTubescribe, type Tubescribe } from '../src/app.ts';
+import type { Tubescribe } from '../src/app.ts';
 import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
 import { createRedisLedger } from '../src/drivers/redis/ledger.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
-import { silentLogger } from '../src/drivers/system.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';
 import { printTable } from './measure.ts';
+import { benchApp, redisAnswers } from './setup.ts';
 
 const CLIENTS = 50;
 const RUN_MS = 2000;
 const REQUESTS = 3000;
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 const ROUTE = '/v1/transcripts?video_id=rCAS2eD-mcw&format=text';
 
 const quantile = (sorted: readonly number[], q: number): number =>
@@ -64,25 +63,8 @@ async function requestLatencies(apps: readonly { ts: Tubescribe; key: string }[]
 }
 
 /** An app on the given storage with a funded key on an unlimited plan. */
-async function appWith(storage: {
-  kv?: KeyValue;
-  ledger?: Ledger;
-}): Promise<{ ts: Tubescribe; key: string }> {
-  const ts = createTubescribe({
-    ...storage,
-    upstream: createFixturesUpstream('fixtures/demo'),
-    logger: silentLogger,
-    adminToken: ADMIN,
-    plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },
-    limits: { reconcileIntervalMs: 0 },
-  });
-  const res = await ts.app.request('/admin/keys', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits: 1_000_000, plan: 'bench' }),
-  });
-  if (res.status !== 201) throw new Error(`bench key creation failed: ${res.status}`);
-  return { ts, key: ((await res.json()) as { api_key: string }).api_key };
+function appWith(storage: { kv?: KeyValue; ledger?: Ledger }): Promise<{ ts: Tubescribe; key: string }> {
+  return benchApp({ ...storage, upstream: createFixturesUpstream('fixtures/demo') }, 1_000_000);
 }
 
 async function deleteKeys(client: Redis, prefix: string): Promise<void> {
@@ -98,18 +80,7 @@ async function deleteKeys(client: Redis, prefix: string): Promise<void> {
 export async function benchRedis(): Promise<boolean> {
   const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
   console.log('\n## Redis: ledger throughput and the latency Redis adds to a charged request\n');
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch {
-    probe.disconnect();
+  if (!(await redisAnswers(url))) {
     console.log(`SKIPPED: no Redis answers at ${url} (set TUBESCRIBE_TEST_REDIS to run this section).`);
     return true;
   }
@@ -181,6 +152,5 @@ export async function benchRedis(): Promise<boolean> {
   } finally {
     await deleteKeys(clients[0]!, prefix);
     await Promise.all(clients.map((client) => client.quit()));
-    await probe.quit();
   }
 }
