@@ -51,6 +51,7 @@ export type ErrorCode =
   | 'upstream_error'
   | 'email_failed'
   | 'upstream_blocked'
+  | 'upstream_busy'
   | 'storage_unavailable'
   | 'agent_signup_busy'
   | 'agent_signup_disabled'
@@ -115,6 +116,8 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   upstream_error: { status: 502, retryable: true },
   email_failed: { status: 502, retryable: true },
   upstream_blocked: { status: 503, retryable: true },
+  /** tubescribe's own bound on concurrent YouTube work is full (free for the caller, Retry-After). */
+  upstream_busy: { status: 503, retryable: true },
   storage_unavailable: { status: 503, retryable: true },
   agent_signup_busy: { status: 503, retryable: true },
   agent_signup_disabled: { status: 503, retryable: false },

@@ -14,7 +14,13 @@ export { renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from './c
 export { parseTimedText } from './core/timedtext.ts';
 export { chooseTrack, type TrackPolicy } from './core/tracks.ts';
 export { type Ports, resolvePorts } from './defaults.ts';
-export { createMemoryKv, createUnstorageKv, type UnstorageKvOptions } from './drivers/kv-unstorage.ts';
+export { type BoundedKeyValue, DEFAULT_MAX_CACHE_BYTES } from './drivers/kv-bounded.ts';
+export {
+  createMemoryKv,
+  createUnstorageKv,
+  type MemoryKvOptions,
+  type UnstorageKvOptions,
+} from './drivers/kv-unstorage.ts';
 export { createEmbeddedLedger, type EmbeddedLedgerOptions } from './drivers/ledger-embedded.ts';
 export { createConsoleMailer } from './drivers/mailer-console.ts';
 export { createHttpMailer } from './drivers/mailer-http.ts';

@@ -12,6 +12,7 @@ import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue, SetOptions } from '../ports/kv.ts';
+import { type BoundedKeyValue, boundKv } from './kv-bounded.ts';
 
 interface Stored {
   v: unknown;
@@ -107,7 +108,21 @@ export function createUnstorageKv(storage: Storage, options: UnstorageKvOptions)
   };
 }
 
-/** A KeyValue in process memory (unstorage's memory driver): for tests and throwaway servers. */
-export function createMemoryKv(clock: Clock): KeyValue {
-  return createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock });
+/** Options of {@link createMemoryKv}. */
+export interface MemoryKvOptions {
+  /** Cap on the total size of the `cache:` entries (JSON length). Default 256 MiB. */
+  maxCacheBytes?: number;
+}
+
+/**
+ * A KeyValue in process memory (unstorage's memory driver): for tests and throwaway servers.
+ * Bounded ({@link boundKv}): cache entries are capped and evicted least recently used first,
+ * expired entries are swept out; other documents are never evicted.
+ */
+export function createMemoryKv(clock: Clock, options: MemoryKvOptions = {}): BoundedKeyValue {
+  const inner = createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock });
+  return boundKv(inner, {
+    clock,
+    ...(options.maxCacheBytes !== undefined ? { maxCacheBytes: options.maxCacheBytes } : {}),
+  });
 }

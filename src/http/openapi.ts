@@ -43,7 +43,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Rate limited (rate_limited, daily_limit_exceeded); see Retry-After',
   500: 'Internal error (retryable)',
   502: 'YouTube answered something unparseable (upstream_error), or the code email could not be sent (email_failed)',
-  503: 'YouTube refused us (upstream_blocked), storage is down (storage_unavailable), or sign-up is paused or off (agent_signup_busy, agent_signup_disabled); see Retry-After',
+  503: 'YouTube refused us (upstream_blocked), this server is busy with YouTube work (upstream_busy), storage is down (storage_unavailable), or sign-up is paused or off (agent_signup_busy, agent_signup_disabled); see Retry-After',
   504: 'The upstream work took too long (upstream_timeout)',
 };
 

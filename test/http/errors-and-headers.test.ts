@@ -39,6 +39,7 @@ describe('the retryable flag of every code a client can see (decisions.md, Error
     'internal_error',
     'upstream_error',
     'upstream_blocked',
+    'upstream_busy',
     'upstream_timeout',
   ];
   test.each(Object.entries(ERROR_CODES))('%s', (code, entry) => {

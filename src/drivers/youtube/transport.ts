@@ -10,6 +10,10 @@
  *   a 429 is retried once after YouTube's Retry-After when that is within the cap, else it is
  *   `upstream_blocked` with the Retry-After. Other statuses go back to the caller.
  * - Identical requests in flight are coalesced.
+ * - Bounded work: at most `maxConcurrent` requests (after coalescing) in flight, a short wait
+ *   queue, then `503 upstream_busy` ({@link Gate}). Bodies are read up to `maxBodyBytes`.
+ * - Only YouTube and Google hosts over https, or the origin override, are requested (caption URLs
+ *   come from YouTube's answers), and redirects are not followed: a 3xx is `upstream_error`.
  * @module
  */
 
@@ -20,6 +24,8 @@ import type { Clock } from '../../ports/clock.ts';
 import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
+import { assertAllowedUpstreamUrl, DEFAULT_MAX_BODY_BYTES, readCapped } from './egress.ts';
+import { Gate } from './gate.ts';
 import type { YouTubeHost } from './profiles.ts';
 
 /** Thrown at construction when proxies are set without a {@link ProxyFetch} to reach them. */
@@ -48,6 +54,14 @@ export interface TransportOptions {
   /** Default language and country. */
   hl?: string;
   gl?: string;
+  /** Requests in flight at once (after coalescing). Default 32. */
+  maxConcurrent?: number;
+  /** Requests waiting for a slot before `upstream_busy`. Default 64. */
+  maxQueued?: number;
+  /** Longest wait for a slot before `upstream_busy`. Default 2 s. */
+  maxQueueWaitMs?: number;
+  /** Cap on a response body, in bytes; past it the answer is `upstream_error`. Default 16 MiB. */
+  maxBodyBytes?: number;
 }
 
 /** A response as the driver sees it. */
@@ -84,6 +98,8 @@ export class Transport {
   private readonly fetchers: FetchLike[] | undefined;
   private next = 0;
   private readonly inflight = new Flights<RawResponse>();
+  /** The bound on concurrent requests (figures for tests). */
+  readonly gate: Gate;
   /** Requests sent (after coalescing), for tests and figures. */
   sent = 0;
 
@@ -92,6 +108,11 @@ export class Transport {
     const { proxies, proxyFetch } = options;
     if (proxies?.length && !proxyFetch) throw new Error(PROXY_FETCH_REQUIRED);
     this.fetchers = proxies?.length && proxyFetch ? proxies.map((p) => proxyFetch(p)) : undefined;
+    this.gate = new Gate({
+      ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+      ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+      ...(options.maxQueueWaitMs !== undefined ? { maxWaitMs: options.maxQueueWaitMs } : {}),
+    });
   }
 
   /** Default `hl`. */
@@ -117,6 +138,8 @@ export class Transport {
   /**
    * Sends a request with retries; coalesces identical requests in flight. A caller's abort
    * rejects only that caller; the request itself is aborted once every caller has gone.
+   * A URL off the allowed hosts is refused with `upstream_error` before anything is sent; a full
+   * gate answers `upstream_busy`.
    */
   request(
     method: 'GET' | 'POST',
@@ -125,8 +148,16 @@ export class Transport {
     body: string | undefined,
     signal?: AbortSignal,
   ): Promise<RawResponse> {
+    try {
+      assertAllowedUpstreamUrl(url, this.options.origin);
+    } catch (error) {
+      this.options.logger.log('warn', 'youtube request to a host off the allowed list refused', {
+        host: URL.canParse(url) ? new URL(url).host : '',
+      });
+      return Promise.reject(error);
+    }
     return this.inflight.run(`${method} ${url}\n${body ?? ''}`, signal, (shared) =>
-      this.send(method, url, headers, body, shared),
+      this.gate.run(shared, () => this.send(method, url, headers, body, shared)),
     );
   }
 
@@ -157,7 +188,7 @@ export class Transport {
       let response: Response;
       try {
         this.sent++;
-        const init: RequestInit = { method, headers };
+        const init: RequestInit = { method, headers, redirect: 'manual' };
         if (body !== undefined) init.body = body;
         if (signal) init.signal = signal;
         response = await this.fetcher()(url, init);
@@ -196,7 +227,13 @@ export class Transport {
         this.options.logger.log('warn', 'youtube answered 5xx', { path, status });
         throw new ApiError('upstream_error', `YouTube answered ${status}; retry later.`);
       }
-      return { status, headers: response.headers, text: await response.text(), url: response.url || url };
+      if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+        await response.body?.cancel();
+        this.options.logger.log('warn', 'youtube answered a redirect; not followed', { path, status });
+        throw new ApiError('upstream_error', `YouTube answered a redirect (${status}); retry later.`);
+      }
+      const text = await readCapped(response, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      return { status, headers: response.headers, text, url: response.url || url };
     }
   }
 }
