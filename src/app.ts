@@ -24,6 +24,7 @@ import { Search } from './services/search.ts';
 import { SharedSecret } from './services/secret.ts';
 import { Signups } from './services/signup.ts';
 import { Transcripts } from './services/transcripts.ts';
+import { UpstreamStatus } from './services/upstream-health.ts';
 import { Videos } from './services/videos.ts';
 import { WebhookSender } from './services/webhooks.ts';
 import { resolveSettings, type Settings } from './settings.ts';
@@ -126,6 +127,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
     channels: new Channels({ ...source, pager }),
     search: new Search({ ...source, pager }),
     pager,
+    upstream: new UpstreamStatus(upstream),
   };
 }
 

@@ -297,6 +297,18 @@ export interface CommentPage {
   continuation?: string;
 }
 
+/** The health of one YouTube player client (its circuit breaker), as `GET /admin/upstream` shows it. */
+export interface ClientHealth {
+  /** The client's profile name (`VISIONOS`, `ANDROID`, `WEB`, …). */
+  name: string;
+  /** `closed`: asked; `open`: skipped for a while; `half_open`: one probe request let through. */
+  state: 'closed' | 'open' | 'half_open';
+  /** When the client last delivered captions (ISO 8601), or null. */
+  last_success_at: string | null;
+  /** Empty, stalled or PO-gated caption answers in a row. */
+  recent_failures: number;
+}
+
 /** The YouTube data source. */
 export interface Upstream {
   /** Player data of a video: details, playability and caption tracks. */
@@ -350,4 +362,9 @@ export interface Upstream {
     page: { sort: CommentSort; continuation?: string },
     options?: UpstreamOptions,
   ): Promise<CommentPage>;
+  /**
+   * The health of the upstream's player clients (optional: upstreams without clients, such as
+   * fakes, leave it out and the operator sees an empty list).
+   */
+  health?(): ClientHealth[];
 }

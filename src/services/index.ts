@@ -15,6 +15,7 @@ import type { Playlists } from './playlists.ts';
 import type { Search } from './search.ts';
 import type { Signups } from './signup.ts';
 import type { Transcripts } from './transcripts.ts';
+import type { UpstreamStatus } from './upstream-health.ts';
 import type { Videos } from './videos.ts';
 
 /** Every service of an app. */
@@ -33,4 +34,6 @@ export interface Services {
   signups: Signups;
   /** Signed opaque cursors (listings; the MCP transcript pages). */
   pager: Pager;
+  /** The upstream's health for the operator (`GET /admin/upstream`). */
+  upstream: UpstreamStatus;
 }

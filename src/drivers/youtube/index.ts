@@ -5,6 +5,7 @@
  * `502 upstream_error` with the failing JSON path logged (never a 500, never "no captions").
  * @module
  */
+import { type BreakerConfig, DEFAULT_BREAKER } from '../../core/client-health.ts';
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
@@ -41,10 +42,25 @@ export interface YouTubeOptions {
   /** Default interface language and country. */
   hl?: string;
   gl?: string;
+  /** Timeout of one caption download, in ms (default 4 s): a stall counts as an empty answer. */
+  captionTimeoutMs?: number;
+  /**
+   * The player clients' circuit breakers: failures in a row that open one (default 3), how long
+   * it stays open in ms (default 5 min), how long a half-open probe may stay out (default 30 s).
+   */
+  clientHealth?: Partial<BreakerConfig>;
   /** Transport retries for retryable outcomes (default 2). */
   retries?: number;
   /** Longest Retry-After of YouTube's waited for before answering upstream_blocked (default 3 s). */
   maxRetryAfterMs?: number;
+  /** YouTube requests in flight at once, per process (default 32). */
+  maxConcurrent?: number;
+  /** YouTube requests waiting for a slot before `503 upstream_busy` (default 64). */
+  maxQueued?: number;
+  /** Longest wait for a slot before `503 upstream_busy` (default 2 s). */
+  maxQueueWaitMs?: number;
+  /** Cap on a YouTube response body in bytes; past it `upstream_error` (default 16 MiB). */
+  maxBodyBytes?: number;
   clock?: Clock;
   random?: Random;
   logger?: Logger;
@@ -75,6 +91,10 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     ...(options.gl ? { gl: options.gl } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+    ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+    ...(options.maxQueueWaitMs !== undefined ? { maxQueueWaitMs: options.maxQueueWaitMs } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   const profiles = resolveProfiles(options.clients);
   const playerChain = options.playerChain ?? DEFAULT_PLAYER_CHAIN;
@@ -87,6 +107,8 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     logger,
     clock,
     random,
+    breaker: { ...DEFAULT_BREAKER, ...options.clientHealth },
+    ...(options.captionTimeoutMs !== undefined ? { captionTimeoutMs: options.captionTimeoutMs } : {}),
   };
   const video = new VideoSource(deps);
   const browse = new BrowseSource(deps);
@@ -127,5 +149,6 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     search: guard('search', (q, filters, page, o) => browse.search(q, filters, page, o)),
     suggestions: guard('suggestions', (q, o) => browse.suggestions(q, o)),
     comments: guard('comments', (id, page, o) => comments.comments(id, page, o)),
+    health: () => video.health(),
   };
 }

@@ -4,6 +4,7 @@
  * own module, so the composition root (`index.ts`) and the sources never import each other.
  * @module
  */
+import type { BreakerConfig } from '../../core/client-health.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
@@ -21,4 +22,8 @@ export interface SourceDeps {
   clock: Clock;
   /** The upstream's injected randomness: the only source of request nonces (`t`, `cpn`). */
   random: Random;
+  /** Timeout of one caption download in ms (default `CAPTION_TIMEOUT_MS`, 4 s). */
+  captionTimeoutMs?: number;
+  /** The player clients' circuit breakers (default `DEFAULT_BREAKER`). */
+  breaker?: BreakerConfig;
 }

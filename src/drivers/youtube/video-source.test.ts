@@ -313,9 +313,16 @@ describe('VideoSource.player: requests', () => {
   });
 
   it('a video without caption tracks is normal player data with tracks: []', async () => {
-    const h = harness({ players: { VISIONOS: (r) => json(player(r.client, { tracks: [] })) } });
+    // Two clients must say "no tracks" (the second confirms the first).
+    const none = (r: Req) => json(player(r.client, { tracks: [] }));
+    const h = harness({ players: { VISIONOS: none, ANDROID: none } });
     expect((await h.video.player(VID)).tracks).toEqual([]);
-    expect(h.calls()).toEqual(['visitor_id:VISIONOS', 'player:VISIONOS']);
+    expect(h.calls()).toEqual([
+      'visitor_id:VISIONOS',
+      'player:VISIONOS',
+      'visitor_id:ANDROID',
+      'reel:ANDROID',
+    ]);
   });
 });
 

@@ -11,14 +11,23 @@
  * chain at once: they are the truth, or asking again only makes it worse. When every client
  * fails, the most truthful failure is thrown: PO token > bot check > unavailable > unreadable >
  * refused. Identical calls in flight are shared ({@link Flights}).
+ *
+ * Each caption download has its own timeout ({@link CAPTION_TIMEOUT_MS}): a stall counts as an
+ * empty answer and the next client is tried within the caller's deadline. Each client has a
+ * circuit breaker ({@link ClientBreakers}): empty, stalled or PO-gated captions open it and the
+ * chain skips the client for a while. A client that says "no caption tracks" is confirmed by the
+ * next one: only two answers of "none" make a captionless video; an unconfirmed "none" is
+ * `upstream_blocked`, never `captions_disabled`.
  * @module
  */
 
+import { ClientBreakers, DEFAULT_BREAKER } from '../../core/client-health.ts';
 import { Flights } from '../../core/flights.ts';
 import { ApiError, isApiError } from '../../errors.ts';
 import type { Random } from '../../ports/random.ts';
 import type {
   CaptionTrack,
+  ClientHealth,
   Json3Document,
   Json3Event,
   Json3Seg,
@@ -42,6 +51,9 @@ export const MICROFORMAT_FIELDS = 'microformat,videoDetails.thumbnail.thumbnails
 /** Seconds to wait after YouTube demanded a PO token on every client (it is per IP and lasts). */
 export const PO_TOKEN_RETRY_AFTER = 300;
 
+/** Default timeout of one caption download, in ms (`captionTimeoutMs`). */
+export const CAPTION_TIMEOUT_MS = 4000;
+
 /** What one player client said: a parse, or a failure ranked by how truthful it is. */
 type Attempt = { ok: true; parse: PlayerParse } | { ok: false; error: Error; rank: number };
 
@@ -55,9 +67,17 @@ const checks = { contentCheckOk: true, racyCheckOk: true };
 export class VideoSource {
   private readonly chains = new Flights<PlayerData>();
   private readonly attempts = new Flights<Attempt>();
+  private readonly breakers: ClientBreakers;
 
   /** The `t` and `cpn` nonces come from `deps.random`, the upstream's injected Random, only. */
-  constructor(private readonly deps: SourceDeps) {}
+  constructor(private readonly deps: SourceDeps) {
+    this.breakers = new ClientBreakers(deps.playerChain, deps.breaker ?? DEFAULT_BREAKER);
+  }
+
+  /** The player clients' circuit breakers, for the operator. */
+  health(): ClientHealth[] {
+    return this.breakers.health();
+  }
 
   /** Player data from the first client of the chain that gives a usable answer. */
   player(videoId: string, o: UpstreamOptions = {}): Promise<PlayerData> {
@@ -75,25 +95,32 @@ export class VideoSource {
    * transcript.
    */
   async captions(track: CaptionTrack, o: UpstreamOptions = {}): Promise<TimedText> {
+    const own = refClient(track.ref);
     const first = await this.text(track.ref, o);
+    this.note(own, first);
     if (first.kind === 'text') return first.text;
     const videoId = refVideoId(track.ref);
     const chain = this.deps.playerChain;
-    const from = chain.indexOf(refClient(track.ref) ?? '');
+    const from = chain.indexOf(own ?? '');
     const candidates = first.kind === 'refused' ? chain.slice(Math.max(from, 0)) : chain.slice(from + 1);
     let blocked = first.kind === 'empty';
     let status = first.kind === 'refused' ? first.status : 0;
     const same = (t: CaptionTrack) =>
       t.languageCode === track.languageCode && t.kind === track.kind && t.variant === track.variant;
     for (const name of candidates) {
+      if (name !== own && !this.breakers.allow(name, this.deps.clock.now())) continue;
       const attempt = await this.attempt(name, videoId, this.locale(o));
       if (!attempt.ok) continue;
       const match = attempt.parse.data.tracks.find(same);
       if (!match) {
-        if (attempt.parse.poTokenTracks.some(same)) blocked = true;
+        if (attempt.parse.poTokenTracks.some(same)) {
+          blocked = true;
+          this.breakers.failure(name, this.deps.clock.now());
+        }
         continue;
       }
       const next = await this.text(tagRef(match.ref, name), o);
+      this.note(name, next);
       if (next.kind === 'text') return next.text;
       if (next.kind === 'empty') blocked = true;
       else status = next.status;
@@ -132,28 +159,69 @@ export class VideoSource {
     return { hl: o.hl ?? t.hl, gl: o.gl ?? t.gl, ...(o.signal ? { signal: o.signal } : {}) };
   }
 
-  /** GETs a track's json3 through the transport (origin override and proxies apply). */
+  /** Records a caption answer on its client's breaker: text = success, empty/stalled = failure. */
+  private note(client: string | undefined, answer: TextAnswer): void {
+    if (client === undefined || answer.kind === 'refused') return;
+    const now = this.deps.clock.now();
+    if (answer.kind === 'text') this.breakers.success(client, now);
+    else this.breakers.failure(client, now);
+  }
+
+  /**
+   * GETs a track's json3 through the transport (origin override and proxies apply), with its own
+   * timeout on top of the caller's signal: a stall is `empty` (the PO-token gate stalls too).
+   */
   private async text(ref: string, o: UpstreamOptions): Promise<TextAnswer> {
     const { hl, signal } = this.locale(o);
     const transport = this.deps.tube.transport;
-    const userAgent = (this.deps.profiles[refClient(ref) ?? ''] ?? this.deps.profiles.WEB)?.userAgent;
+    const client = refClient(ref);
+    const userAgent = (this.deps.profiles[client ?? ''] ?? this.deps.profiles.WEB)?.userAgent;
     const headers: Record<string, string> = { 'Accept-Language': `${hl}, en;q=0.9` };
     if (userAgent) headers['User-Agent'] = userAgent;
     const url = timedTextUrl(ref, 'json3', transport.origin);
-    const answer = await transport.request('GET', url, headers, undefined, signal);
-    return answer.status === 200 ? readTimedText(answer.text) : { kind: 'refused', status: answer.status };
+    const timeoutMs = this.deps.captionTimeoutMs ?? CAPTION_TIMEOUT_MS;
+    const deadline = withTimeout(signal, timeoutMs);
+    try {
+      const answer = await transport.request('GET', url, headers, undefined, deadline.signal);
+      return answer.status === 200 ? readTimedText(answer.text) : { kind: 'refused', status: answer.status };
+    } catch (error) {
+      if (!deadline.timedOut() || signal?.aborted) throw error;
+      this.deps.logger.log('info', 'caption download stalled; trying the next client', { client, timeoutMs });
+      return EMPTY;
+    } finally {
+      deadline.dispose();
+    }
   }
 
+  /**
+   * Walks the chain: clients whose breaker is open are skipped (all open: every client is asked
+   * anyway). A client without caption tracks is confirmed by the next one that answers.
+   */
   private async chain(
     videoId: string,
     o: { hl: string; gl: string; signal: AbortSignal },
   ): Promise<PlayerData> {
     let best: PlayerData | undefined;
     let failure: { error: Error; rank: number } | undefined;
-    for (const name of this.deps.playerChain) {
+    /** A client's "no caption tracks", and whether a later client failed to confirm it. */
+    let none: PlayerData | undefined;
+    let unconfirmed = false;
+    const chain = this.deps.playerChain;
+    const order = [...chain];
+    const skipped: string[] = [];
+    for (let i = 0; i < order.length; i++) {
+      const name = order[i]!;
+      // A breaker guards caption downloads; confirming "no tracks" asks every client's player.
+      if (i < chain.length && !none && !this.breakers.allow(name, this.deps.clock.now())) {
+        this.deps.logger.log('info', 'player client skipped: its breaker is open', { client: name, videoId });
+        skipped.push(name);
+        if (skipped.length === chain.length) order.push(...skipped.splice(0)); // all open: ask them anyway
+        continue;
+      }
       const attempt = await this.attempt(name, videoId, o);
       if (!attempt.ok) {
         if (!failure || attempt.rank > failure.rank) failure = attempt;
+        if (none) unconfirmed = true;
         this.deps.logger.log('info', 'player client skipped', {
           client: name,
           videoId,
@@ -162,17 +230,26 @@ export class VideoSource {
         continue;
       }
       const data = tagged(attempt.parse.data, name);
-      if (attempt.parse.poTokenTracks.length === 0) return data;
+      if (attempt.parse.poTokenTracks.length === 0) {
+        if (data.tracks.length > 0 || none) return data.tracks.length > 0 ? data : (none ?? data);
+        none = data; // "no captions" needs a second opinion, from open clients too
+        order.push(...skipped.splice(0));
+        continue;
+      }
+      this.breakers.failure(name, this.deps.clock.now());
       this.deps.logger.log('info', 'caption tracks need a PO token; trying the next client', {
         client: name,
         videoId,
         tracks: attempt.parse.poTokenTracks.length,
       });
+      if (none) unconfirmed = true;
       if (data.tracks.length > (best?.tracks.length ?? 0)) best = data;
       if (!failure || RANK.poToken > failure.rank)
         failure = { error: poTokenBlocked(videoId), rank: RANK.poToken };
     }
     if (best) return best;
+    if (none && !unconfirmed) return none; // no other client could be asked
+    if (none) throw unconfirmedNone(videoId, failure?.error);
     throw failure?.error ?? new Error('The player chain is empty.');
   }
 
@@ -334,6 +411,19 @@ function refVideoId(ref: string): string {
   return v;
 }
 
+/**
+ * `upstream_blocked`: one client said the video has no caption tracks and no other client could
+ * confirm it (the truth may be "blocked"; never report "no captions" then).
+ */
+function unconfirmedNone(videoId: string, cause: Error | undefined): ApiError {
+  if (isApiError(cause, 'upstream_blocked')) return cause;
+  return new ApiError(
+    'upstream_blocked',
+    `One YouTube client says video ${videoId} has no captions, and no other client could confirm it; retry later.`,
+    { retryAfter: BOT_CHECK_RETRY_AFTER, ...(cause ? { cause } : {}) },
+  );
+}
+
 /** `upstream_blocked`: every client's caption URLs need a proof-of-origin token. */
 function poTokenBlocked(videoId: string): ApiError {
   return new ApiError(
@@ -342,4 +432,28 @@ function poTokenBlocked(videoId: string): ApiError {
       'client tubescribe tried; retry later (a proxy with another IP address may help).',
     { retryAfter: PO_TOKEN_RETRY_AFTER },
   );
+}
+
+/** A signal that aborts with the caller's `signal` or after `ms`, whichever comes first. */
+function withTimeout(
+  signal: AbortSignal | undefined,
+  ms: number,
+): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(signal?.reason);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new ApiError('upstream_timeout', `The caption download took longer than ${ms} ms.`));
+  }, ms);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.ts';
 import { isScope, SCOPES, type Scope } from '../../services/accounts.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
+import type { AnySchema } from '../validate.ts';
 
 const credits = v.pipe(
   v.number('expected a whole number of credits'),
@@ -35,6 +36,18 @@ const grantBody = v.pipe(
   }),
   v.check((b) => (b.amount === undefined) !== (b.pack === undefined), 'send exactly one of amount or pack'),
 );
+
+/** The 200 body of `GET /admin/upstream`: the YouTube player clients' circuit breakers. */
+export const upstreamHealthSchema: AnySchema = v.object({
+  clients: v.array(
+    v.object({
+      name: v.string(),
+      state: v.picklist(['closed', 'open', 'half_open']),
+      last_success_at: v.nullable(v.string()),
+      recent_failures: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    }),
+  ),
+});
 
 const accountParams = v.object({ account_id: v.pipe(v.string(), v.maxLength(80)) });
 const keyParams = v.object({ key_id: v.pipe(v.string(), v.maxLength(80)) });
@@ -126,6 +139,19 @@ export function accountRoutes({ services, settings }: RouteDeps): Route[] {
         const result = await services.accounts.grant(input.params.account_id, grant, header);
         return { json: { credits: result.credits, plan: result.plan } };
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/upstream',
+      tags: ['Admin'],
+      summary: "The YouTube clients' health: circuit breaker state, last success, failures in a row",
+      auth: 'admin',
+      response: {
+        description: '{clients:[{name, state, last_success_at, recent_failures}]}',
+        schema: upstreamHealthSchema,
+      },
+      errors: [403],
+      handle: async () => ({ json: services.upstream.upstreamHealth() }),
     }),
     defineRoute({
       method: 'delete',
