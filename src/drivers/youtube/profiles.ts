@@ -25,8 +25,17 @@ export interface ClientProfile {
   context: Record<string, string | number>;
 }
 
-/** The default profiles (versions in use in mid/late 2026). */
+/**
+ * The default profiles. Each is copied from one public upstream (named with its commit) and
+ * checked against the NewPipe recordings in `youtube-recordings/newpipe/` (CONTRIBUTING.md,
+ * "Updating the client profiles"). Newer identities reported but not in a stored upstream copy
+ * (NewPipe dev: VISIONOS 1.04, RealityDevice17,1, visionOS 26.6.0.23O770) are an override away.
+ */
 export const DEFAULT_PROFILES: Readonly<Record<string, ClientProfile>> = Object.freeze({
+  // TeamNewPipe/NewPipeExtractor v0.26.4 (43f8e6e, 2026-07-20); values last changed in 82b7e41
+  // (2026-06-07): ClientsConstants.java (VISIONOS_*), InnertubeClientRequestInfo.ofVisionOsClient,
+  // YoutubeParsingHelper.getVisionOsUserAgent (country of Localization.DEFAULT, en-GB).
+  // Matches the recorded requests of 2026-06-07 (stream/…/generated_mock_3.json) field by field.
   VISIONOS: {
     name: 'VISIONOS',
     id: 101,
@@ -45,11 +54,16 @@ export const DEFAULT_PROFILES: Readonly<Record<string, ClientProfile>> = Object.
       osVersion: '25.6.0.23O471',
     },
   },
+  // TeamNewPipe/NewPipeExtractor v0.26.4 (43f8e6e, 2026-07-20); values last changed in 82b7e41
+  // (2026-06-07): ClientsConstants.ANDROID_CLIENT_VERSION, InnertubeClientRequestInfo
+  // .ofAndroidClient (context: Android 16, SDK 36), YoutubeParsingHelper.getAndroidUserAgent (UA:
+  // Android 15, country of Localization.DEFAULT). NewPipe's client for reel/reel_item_watch with
+  // its own visitor_id bootstrap; matches the recorded requests (stream/…/generated_mock_1.json).
   ANDROID: {
     name: 'ANDROID',
     id: 3,
-    version: '21.26.364',
-    userAgent: 'com.google.android.youtube/21.26.364 (Linux; U; Android 11) gzip',
+    version: '21.03.36',
+    userAgent: 'com.google.android.youtube/21.03.36 (Linux; U; Android 15; GB) gzip',
     host: 'youtubei',
     playerEndpoint: 'reel',
     web: false,
@@ -57,16 +71,21 @@ export const DEFAULT_PROFILES: Readonly<Record<string, ClientProfile>> = Object.
       clientScreen: 'WATCH',
       platform: 'MOBILE',
       osName: 'Android',
-      osVersion: '11',
-      androidSdkVersion: 30,
+      osVersion: '16',
+      androidSdkVersion: 36,
     },
   },
+  // iv-org/invidious eff609d (2026-08-21): src/invidious/yt_backend/youtube_api.cr
+  // HARDCODED_CLIENTS[Web] (40378a2, 2026-08-01) and connection_pool.cr add_yt_headers (1a3cb60,
+  // 2026-08-03). Invidious also sends clientScreen WATCH_FULL_SCREEN, osName Windows and
+  // osVersion 10.0; they are left out because the WEB request shape follows NewPipe's recorded WEB
+  // requests (test/youtube/driver-browse.test.ts checks the context keys against them).
   WEB: {
     name: 'WEB',
     id: 1,
     version: '2.20260722.01.00',
     userAgent:
-      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/149.0.0.0 Safari/537.36',
     host: 'www',
     playerEndpoint: 'player',
     web: true,
