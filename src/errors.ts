@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'captions_disabled'
   | 'comments_disabled'
   | 'language_not_found'
+  | 'translation_unavailable'
   | 'video_unavailable'
   | 'playlist_not_found'
   | 'channel_not_found'
@@ -94,6 +95,7 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   captions_disabled: { status: 404, retryable: false },
   comments_disabled: { status: 404, retryable: false },
   language_not_found: { status: 404, retryable: false },
+  translation_unavailable: { status: 404, retryable: false },
   video_unavailable: { status: 404, retryable: false },
   playlist_not_found: { status: 404, retryable: false },
   channel_not_found: { status: 404, retryable: false },

@@ -32,8 +32,10 @@ export interface ParsedTimedText {
 /** Everything a renderer may use. */
 export interface TranscriptDoc {
   videoId: string;
-  /** The returned track's language code. */
+  /** The returned track's language code (the target language when translated). */
   language: string;
+  /** The source track's language code, only when the text is YouTube's translation of it. */
+  translatedFrom?: string;
   trackKind: TrackKind;
   durationSeconds?: number;
   title?: string;

@@ -48,6 +48,16 @@ const languageCode = v.pipe(
   v.transform((s) => (s.toLowerCase() === 'auto' ? '*' : s)),
 );
 
+/** A `translate_to` target: one concrete language code (no `*`), e.g. `de`, `pt-BR`, `zh-Hans`. */
+export const translateTo: v.GenericSchema<string, string> = v.pipe(
+  v.string('expected a language code'),
+  v.transform((s) => s.trim()),
+  v.check(
+    (s) => /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(s),
+    'expected a language code like de, pt-BR or zh-Hans',
+  ),
+) as v.GenericSchema<string, string>;
+
 /** A list of languages (POST body). */
 export const languageList: v.GenericSchema<string[], string[]> = v.pipe(
   v.array(languageCode, 'expected an array of language codes'),

@@ -30,6 +30,16 @@ export interface UpstreamOptions {
   gl?: string;
 }
 
+/** Options of {@link Upstream.captions}: the per-call options and an optional translation target. */
+export interface CaptionOptions extends UpstreamOptions {
+  /**
+   * YouTube's own machine translation of the track into this language code (`tlang`). A track
+   * that is not translatable is `translation_unavailable`; YouTube refusing the translation call
+   * is `upstream_blocked`, never `captions_disabled`.
+   */
+  translateTo?: string;
+}
+
 /** `manual`: the creator's captions; `asr`: auto-generated. */
 export type TrackKind = 'manual' | 'asr';
 
@@ -67,6 +77,11 @@ export interface PlayerData {
   live: LiveState;
   /** Empty when the video has no captions (captions disabled). */
   tracks: CaptionTrack[];
+  /**
+   * The language codes YouTube offers as translation targets for translatable tracks, when the
+   * driver knows them (absent: unknown, any well-formed code may be tried).
+   */
+  translationLanguages?: string[];
 }
 
 /** One `segs` entry of a json3 event. */
@@ -313,8 +328,11 @@ export interface ClientHealth {
 export interface Upstream {
   /** Player data of a video: details, playability and caption tracks. */
   player(videoId: string, options?: UpstreamOptions): Promise<PlayerData>;
-  /** The timed text of one track returned by {@link Upstream.player}. */
-  captions(track: CaptionTrack, options?: UpstreamOptions): Promise<TimedText>;
+  /**
+   * The timed text of one track returned by {@link Upstream.player}; with
+   * `options.translateTo`, YouTube's machine translation of it into that language.
+   */
+  captions(track: CaptionTrack, options?: CaptionOptions): Promise<TimedText>;
   /** Publish date, likes, chapters, heatmap: the watch-page extras. */
   videoExtras(videoId: string, options?: UpstreamOptions): Promise<VideoExtras>;
   /** The `UC…` id a locator names; `channel_not_found` when none. */

@@ -30,6 +30,8 @@ export interface RunnableTask extends BatchTaskInput {
   languages?: string[];
   trackPolicy?: TrackPolicy;
   wordLevel?: boolean;
+  /** YouTube's machine translation of the chosen track into this language (`translate_to`). */
+  translateTo?: string;
 }
 
 /** Dependencies of {@link Batches}. */
@@ -68,6 +70,7 @@ export class Batches {
           policy: task.trackPolicy ?? 'manual_first',
           format,
           wordLevel,
+          ...(task.translateTo === undefined ? {} : { translateTo: task.translateTo }),
         },
         { signal },
       );
@@ -77,6 +80,7 @@ export class Batches {
       const data = {
         video_id: task.video_id,
         language: result.doc.language,
+        ...(result.doc.translatedFrom === undefined ? {} : { translated_from: result.doc.translatedFrom }),
         track_kind: result.doc.trackKind,
         format,
         content_type: rendered.contentType,

@@ -26,6 +26,8 @@ export interface TranscriptRequest {
   policy: TrackPolicy;
   format: TranscriptFormat;
   wordLevel: boolean;
+  /** YouTube's machine translation of the negotiated track into this language (`translate_to`). */
+  translateTo?: string;
 }
 
 /** A transcript ready to render. */
@@ -47,9 +49,20 @@ export interface TranscriptsDeps {
   deadlineMs: number;
 }
 
-/** The cache key of a track's parsed text: never the track URL, which is signed and expires. */
-function timedTextCacheKey(videoId: string, track: CaptionTrack): string {
-  return `captions:${videoId}:${track.languageCode}:${track.kind}:${track.variant ?? ''}`;
+/**
+ * The cache key of a track's parsed text (a translation has its own, with the target): never the
+ * track URL, which is signed and expires.
+ */
+function timedTextCacheKey(videoId: string, track: CaptionTrack, translateTo?: string): string {
+  const key = `captions:${videoId}:${track.languageCode}:${track.kind}:${track.variant ?? ''}`;
+  return translateTo === undefined ? key : `${key}:tlang=${translateTo}`;
+}
+
+/** Whether `target` is among YouTube's translation languages (case-insensitive, `_` as `-`). */
+function offers(languages: readonly string[], target: string): boolean {
+  const norm = (code: string) => code.toLowerCase().replace(/_/g, '-');
+  const wanted = norm(target);
+  return languages.some((code) => norm(code) === wanted);
 }
 
 /** Loads player data through the cache (shared by transcripts and videos). */
@@ -99,13 +112,27 @@ export class Transcripts {
     }
     const choice = chooseTrack(data.tracks, request.languages, request.policy);
     const track = choice.track;
+    const target = request.translateTo;
+    if (target !== undefined && !track.isTranslatable) {
+      throw new ApiError(
+        'translation_unavailable',
+        `YouTube does not translate the ${track.languageCode} captions of this video.`,
+      );
+    }
+    if (target !== undefined && data.translationLanguages && !offers(data.translationLanguages, target)) {
+      throw new ApiError(
+        'translation_unavailable',
+        `YouTube does not offer a ${target} translation of the captions of this video.`,
+      );
+    }
     const text = await this.deps.cache.get<ParsedTimedText>(
-      timedTextCacheKey(request.videoId, track),
+      timedTextCacheKey(request.videoId, track, target),
       this.deps.ttl.captions,
       async () => {
+        const options = upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs));
         const raw = await this.deps.upstream.captions(
           track,
-          upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs)),
+          target === undefined ? options : { ...options, translateTo: target },
         );
         const parsed = parseTimedText(raw, track.kind);
         if (parsed.segments.length === 0) {
@@ -117,7 +144,8 @@ export class Transcripts {
     );
     const doc: TranscriptDoc = {
       videoId: request.videoId,
-      language: track.languageCode,
+      language: target ?? track.languageCode,
+      ...(target === undefined ? {} : { translatedFrom: track.languageCode }),
       trackKind: track.kind,
       durationSeconds: data.lengthSeconds,
       title: data.title,

@@ -41,19 +41,22 @@ export const captionTrack: Check = shape(
 );
 
 /** `PlayerData`. */
-export const playerData: Check = shape({
-  videoId: str(VIDEO_ID),
-  title: text,
-  author: text,
-  channelId: str(CHANNEL_ID),
-  description: text,
-  lengthSeconds: count,
-  viewCount: count,
-  keywords: arrayOf(text),
-  thumbnails,
-  live: liveState,
-  tracks: arrayOf(captionTrack),
-});
+export const playerData: Check = shape(
+  {
+    videoId: str(VIDEO_ID),
+    title: text,
+    author: text,
+    channelId: str(CHANNEL_ID),
+    description: text,
+    lengthSeconds: count,
+    viewCount: count,
+    keywords: arrayOf(text),
+    thumbnails,
+    live: liveState,
+    tracks: arrayOf(captionTrack),
+  },
+  { translationLanguages: arrayOf(nonEmpty) },
+);
 
 const json3Seg = shape({ utf8: text }, { tOffsetMs: num(), acAsrConf: num(0, 255) });
 const json3Event = shape(

@@ -3,6 +3,7 @@
  */
 import { ApiError } from '../../src/errors.ts';
 import type {
+  CaptionOptions,
   CaptionTrack,
   ChannelLocator,
   ChannelProfile,
@@ -282,8 +283,15 @@ export class FakeUpstream implements Upstream {
     if (!p) throw new ApiError('video_unavailable', 'This video is unavailable.');
     return structuredClone(p);
   }
-  async captions(track: CaptionTrack, o?: UpstreamOptions): Promise<TimedText> {
+  async captions(track: CaptionTrack, o?: CaptionOptions): Promise<TimedText> {
     await this.step('captions', o?.signal, o);
+    const target = o?.translateTo;
+    if (target !== undefined) {
+      if (!track.isTranslatable) throw new ApiError('translation_unavailable', 'not translatable');
+      const translated = this.texts.get(`${track.ref}.${target}`);
+      if (!translated) throw new ApiError('translation_unavailable', `no ${target} translation`);
+      return structuredClone(translated);
+    }
     const t = this.texts.get(track.ref);
     if (!t) throw new ApiError('upstream_error', 'no text');
     return structuredClone(t);

@@ -380,3 +380,28 @@ describe('the endpoint', () => {
     expect(await balance(key)).toBe(1);
   });
 });
+
+describe('get_transcript translate_to', () => {
+  it('passes translate_to through: language is the target, translated_from the source', async () => {
+    upstream.texts.set('en-manual.fr', json3([[0, 2000, 'Bonjour le monde.']], false));
+    const key = await createKey(10);
+    const client = await connect('v2', key, '2025-11-25');
+    const call = (args: Record<string, unknown>) =>
+      client.callTool({ name: 'get_transcript', arguments: args });
+    const translated = structured(await call({ video: VIDEO, translate_to: 'fr' }));
+    expect(translated).toMatchObject({
+      video_id: VIDEO,
+      language: 'fr',
+      translated_from: 'en',
+      has_more: false,
+    });
+    expect(translated.content).toBe('[00:00] Bonjour le monde.\n');
+    expect(await balance(key)).toBe(9);
+    const plain = structured(await call({ video: VIDEO }));
+    expect(plain.language).toBe('en');
+    expect(plain).not.toHaveProperty('translated_from');
+    expect(errorText(await call({ video: VIDEO, translate_to: 'ja' }))).toMatch(/translation_unavailable/);
+    expect(await balance(key)).toBe(8);
+    await client.close();
+  });
+});

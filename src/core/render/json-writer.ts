@@ -138,6 +138,10 @@ export function writeTranscriptJson(
   out.jsonString(doc.videoId);
   out.ascii(',"language":');
   out.jsonString(doc.language);
+  if (doc.translatedFrom !== undefined) {
+    out.ascii(',"translated_from":');
+    out.jsonString(doc.translatedFrom);
+  }
   out.ascii(',"track_kind":');
   out.jsonString(doc.trackKind);
   if (doc.durationSeconds !== undefined) {

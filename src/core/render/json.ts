@@ -35,6 +35,8 @@ export interface SegmentJson {
 export interface TranscriptJson {
   video_id: string;
   language: string;
+  /** The source track's language code; only on a translation (`translate_to`). */
+  translated_from?: string;
   track_kind: TrackKind;
   duration_seconds?: number;
   has_word_level: boolean;
@@ -94,6 +96,7 @@ export function transcriptJson(doc: TranscriptDoc, segments: SegmentJson[]): Tra
   return {
     video_id: doc.videoId,
     language: doc.language,
+    ...(doc.translatedFrom === undefined ? {} : { translated_from: doc.translatedFrom }),
     track_kind: doc.trackKind,
     ...(doc.durationSeconds === undefined ? {} : { duration_seconds: toMs(doc.durationSeconds) / 1000 }),
     has_word_level: hasRealWords(doc),

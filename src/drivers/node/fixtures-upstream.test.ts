@@ -41,6 +41,10 @@ const timedText: TimedText = {
   format: 'json3',
   document: { events: [{ tStartMs: 0, dDurationMs: 1000, segs: [{ utf8: 'Hi.' }] }] },
 };
+const translatedText: TimedText = {
+  format: 'json3',
+  document: { events: [{ tStartMs: 0, dDurationMs: 1000, segs: [{ utf8: 'Salut.' }] }] },
+};
 const profile = (channelId: string, title: string): ChannelProfile => ({
   channelId,
   title,
@@ -69,6 +73,7 @@ const FILES: Record<string, unknown> = {
   'videos/jjjjjjjjjjj.json': '{ not json',
   'videos/eeeeeeeeeee.json': {},
   [`captions/${encodeURIComponent('vid.en/1')}.json`]: timedText,
+  [`captions/${encodeURIComponent('vid.en/1')}.fr.json`]: translatedText,
   'channels/index.json': {
     '@someone': CHANNEL,
     'custom/someonelegacy': CHANNEL,
@@ -149,6 +154,15 @@ describe('videos and captions', () => {
     });
     expect(await up.videoExtras('bbbbbbbbbbb')).toEqual({ chapters: [] });
     expect(await up.captions(track)).toEqual(timedText);
+  });
+
+  it('translations: captions/<ref>.<lang>.json, else translation_unavailable', async () => {
+    expect(await up.captions(track, { translateTo: 'fr' })).toEqual(translatedText);
+    const code = async (p: Promise<unknown>) => ((await p.catch((e: unknown) => e)) as ApiError).code;
+    expect(await code(up.captions(track, { translateTo: 'ja' }))).toBe('translation_unavailable');
+    expect(await code(up.captions({ ...track, isTranslatable: false }, { translateTo: 'fr' }))).toBe(
+      'translation_unavailable',
+    );
   });
 
   it('hands out copies', async () => {

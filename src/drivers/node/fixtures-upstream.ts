@@ -11,7 +11,9 @@
  *   to `top`; no `comments` key is no comments yet) or `comments: { disabled: true }`
  *   (`comments_disabled`). A comment with replies gets its `repliesContinuation`, a reply its
  *   `parentId`, from the file's structure.
- * - `captions/<ref>.json`: the `TimedText` of the caption track whose `ref` is `<ref>`.
+ * - `captions/<ref>.json`: the `TimedText` of the caption track whose `ref` is `<ref>`;
+ *   `captions/<ref>.<lang>.json`: its translation into `<lang>` (`translateTo`). A track marked
+ *   not translatable, or a translation without a file, is `translation_unavailable`.
  * - `channels/<UC id>.json`: `{ profile: ChannelProfile,
  *   tabs?: { videos|shorts|streams: { newest|popular|oldest: [{ items: VideoCard[] }, …] } },
  *   playlists?: [{ items: PlaylistCard[] }, …], latest?: VideoCard[] }`. A sort without pages
@@ -220,6 +222,19 @@ export function createFixturesUpstream(dir: string): Upstream {
     player: (videoId, o) => guarded(o, async () => (await video(videoId)).player),
     captions: (track, o) =>
       guarded(o, async () => {
+        const target = o?.translateTo;
+        if (target !== undefined) {
+          const translated = track.isTranslatable
+            ? await load<TimedText>('captions', `${track.ref}.${target}`)
+            : undefined;
+          if (!translated) {
+            throw new ApiError(
+              'translation_unavailable',
+              `The ${track.languageCode} captions cannot be translated into ${target}.`,
+            );
+          }
+          return translated;
+        }
         const text = await load<TimedText>('captions', track.ref);
         if (!text) throw new ApiError('upstream_error', `The fixtures have no caption file ${track.ref}.`);
         return text;

@@ -154,3 +154,20 @@ describe('timedTextUrl', () => {
     );
   });
 });
+
+describe('timedTextUrl with tlang and translation languages', () => {
+  it('appends tlang after fmt, replacing any tlang of the ref', () => {
+    const url = timedTextUrl(
+      'https://www.youtube.com/api/timedtext?v=x&lang=en&tlang=fr&fmt=srv3',
+      'json3',
+      undefined,
+      'de',
+    );
+    expect(url).toBe('https://www.youtube.com/api/timedtext?v=x&lang=en&fmt=json3&tlang=de');
+  });
+
+  it('reads the player’s translationLanguages as codes', () => {
+    const data = parsePlayer(player, ID);
+    expect(data.translationLanguages).toEqual(['af']);
+  });
+});

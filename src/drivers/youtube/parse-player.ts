@@ -56,9 +56,15 @@ export function needsPoToken(url: string): boolean {
  * The timedtext URL for a track's `ref` (its baseUrl) in `format`: any `fmt`, `tlang` and `xosf`
  * are removed, `fmt=<format>` is appended, the other parameters keep their exact encoding (the
  * URL is signed). With `origin` (TUBESCRIBE_YOUTUBE_ORIGIN) the scheme and host are replaced by
- * the origin's scheme, host and port.
+ * the origin's scheme, host and port. With `tlang`, `tlang=<code>` asks YouTube for its machine
+ * translation of the track into that language.
  */
-export function timedTextUrl(ref: string, format: 'json3' | 'srv3' | 'srv1', origin?: string): string {
+export function timedTextUrl(
+  ref: string,
+  format: 'json3' | 'srv3' | 'srv1',
+  origin?: string,
+  tlang?: string,
+): string {
   const url = absolute(ref);
   const hash = url.indexOf('#');
   const bare = hash < 0 ? url : url.slice(0, hash);
@@ -69,6 +75,7 @@ export function timedTextUrl(ref: string, format: 'json3' | 'srv3' | 'srv1', ori
     return pair !== '' && key !== 'fmt' && key !== 'tlang' && key !== 'xosf';
   });
   kept.push(`fmt=${format}`);
+  if (tlang !== undefined) kept.push(`tlang=${encodeURIComponent(tlang)}`);
   let head = base;
   if (origin !== undefined) {
     const o = new URL(origin);
@@ -124,6 +131,15 @@ function tracksOf(response: Record<string, unknown>): CaptionTrack[] {
   return out;
 }
 
+/** The translation targets of a player response's caption list; undefined without a list. */
+function translationLanguagesOf(response: Record<string, unknown>): string[] | undefined {
+  const list = obj(at(response, 'captions', 'playerCaptionsTracklistRenderer'));
+  if (!list || !Array.isArray(list.translationLanguages)) return undefined;
+  return arr(list.translationLanguages)
+    .map((l) => str(at(l, 'languageCode')))
+    .filter((code): code is string => code !== undefined && code !== '');
+}
+
 /** The live state from `videoDetails` flags, the status and the microformat's broadcast details. */
 function liveOf(details: Record<string, unknown>, status: string, micro: unknown): LiveState {
   const broadcast = obj(at(micro, 'liveBroadcastDetails'));
@@ -159,6 +175,8 @@ export function parsePlayerResponse(player: unknown, requestedId: string): Playe
     live: liveOf(details, status, micro),
     tracks: tracks.filter((t) => !needsPoToken(t.ref)),
   };
+  const targets = translationLanguagesOf(response);
+  if (targets !== undefined && targets.length > 0) data.translationLanguages = targets;
   return { data, poTokenTracks: tracks.filter((t) => needsPoToken(t.ref)) };
 }
 

@@ -291,7 +291,7 @@ describe('VideoSource.player: requests', () => {
     expect(call.headers['User-Agent']).toBe(DEFAULT_PROFILES.ANDROID!.userAgent);
     expect((call.body!.context as { client: Record<string, unknown> }).client).toMatchObject({
       clientName: 'ANDROID',
-      androidSdkVersion: 30,
+      androidSdkVersion: 36,
       visitorData: 'VD-ANDROID',
     });
     expect(tracks(data)).toBe('en/asr@ANDROID');
@@ -849,5 +849,44 @@ describe('Flights (transport.ts): shared work in flight', () => {
       }),
     ).rejects.toThrow('late');
     expect(started).toBe(false);
+  });
+});
+
+describe('VideoSource.captions with translateTo', () => {
+  it('asks for the translation with tlang=<code> on the caption URL', async () => {
+    const h = harness();
+    const [track] = (await h.video.player(VID)).tracks;
+    const result = await h.video.captions(track!, { translateTo: 'de' });
+    expect(result.format).toBe('json3');
+    const get = h.log.at(-1)!;
+    expect(get.endpoint).toBe('timedtext');
+    expect(get.url.searchParams.get('tlang')).toBe('de');
+    expect(get.url.searchParams.get('fmt')).toBe('json3');
+  });
+
+  it('a track YouTube marks as not translatable is translation_unavailable, without a request', async () => {
+    const h = harness();
+    const [track] = (await h.video.player(VID)).tracks;
+    const before = h.log.length;
+    const error = (await h.video
+      .captions({ ...track!, isTranslatable: false }, { translateTo: 'de' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('translation_unavailable');
+    expect(h.log.length).toBe(before);
+  });
+
+  it('YouTube refusing the translation call is upstream_blocked, never captions_disabled', async () => {
+    const h = harness({
+      timedtext: (req) => (req.url.searchParams.has('tlang') ? text('', 429) : json(JSON3)),
+    });
+    const [track] = (await h.video.player(VID)).tracks;
+    const error = (await h.video
+      .captions(track!, { translateTo: 'de' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('upstream_blocked');
+    // The untranslated track still loads.
+    expect((await h.video.captions(track!)).format).toBe('json3');
   });
 });

@@ -26,6 +26,7 @@ import { Flights } from '../../core/flights.ts';
 import { ApiError, isApiError } from '../../errors.ts';
 import type { Random } from '../../ports/random.ts';
 import type {
+  CaptionOptions,
   CaptionTrack,
   ClientHealth,
   Json3Document,
@@ -92,9 +93,18 @@ export class VideoSource {
    * is YouTube's PO-token gate: the same track is looked up with the next clients of the chain.
    * A refused URL (403/404/410: usually expired) is refreshed from its own client first. Nothing
    * usable → `upstream_blocked` when a URL answered empty, else `upstream_error`; never an empty
-   * transcript.
+   * transcript. With `o.translateTo` every URL carries `tlang=<code>`: a track YouTube marks as
+   * not translatable is `translation_unavailable`, and YouTube refusing the translation is
+   * `upstream_blocked`, never `captions_disabled`.
    */
-  async captions(track: CaptionTrack, o: UpstreamOptions = {}): Promise<TimedText> {
+  async captions(track: CaptionTrack, o: CaptionOptions = {}): Promise<TimedText> {
+    const tlang = o.translateTo;
+    if (tlang !== undefined && !track.isTranslatable) {
+      throw new ApiError(
+        'translation_unavailable',
+        `YouTube does not translate the ${track.languageCode} captions of this video.`,
+      );
+    }
     const own = refClient(track.ref);
     const first = await this.text(track.ref, o);
     this.note(own, first);
@@ -126,6 +136,13 @@ export class VideoSource {
       else status = next.status;
     }
     if (blocked) throw poTokenBlocked(videoId);
+    if (tlang !== undefined) {
+      throw new ApiError(
+        'upstream_blocked',
+        `YouTube refused to translate the captions into ${tlang} (HTTP ${status}); retry later.`,
+        { retryAfter: BOT_CHECK_RETRY_AFTER },
+      );
+    }
     throw new ApiError('upstream_error', `YouTube refused the caption URL (HTTP ${status}); retry later.`);
   }
 
@@ -171,14 +188,14 @@ export class VideoSource {
    * GETs a track's json3 through the transport (origin override and proxies apply), with its own
    * timeout on top of the caller's signal: a stall is `empty` (the PO-token gate stalls too).
    */
-  private async text(ref: string, o: UpstreamOptions): Promise<TextAnswer> {
+  private async text(ref: string, o: CaptionOptions): Promise<TextAnswer> {
     const { hl, signal } = this.locale(o);
     const transport = this.deps.tube.transport;
     const client = refClient(ref);
     const userAgent = (this.deps.profiles[client ?? ''] ?? this.deps.profiles.WEB)?.userAgent;
     const headers: Record<string, string> = { 'Accept-Language': `${hl}, en;q=0.9` };
     if (userAgent) headers['User-Agent'] = userAgent;
-    const url = timedTextUrl(ref, 'json3', transport.origin);
+    const url = timedTextUrl(ref, 'json3', transport.origin, o.translateTo);
     const timeoutMs = this.deps.captionTimeoutMs ?? CAPTION_TIMEOUT_MS;
     const deadline = withTimeout(signal, timeoutMs);
     try {

@@ -50,6 +50,16 @@ const transcriptInput = v.object({
     ),
   ),
   track_policy: v.optional(v.picklist(TRACK_POLICIES as TrackPolicy[])),
+  translate_to: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'expected a language code like de or pt-BR'),
+      v.description(
+        "YouTube's machine translation of the chosen track into this language; language is then " +
+          'the target and translated_from the source',
+      ),
+    ),
+  ),
   format: v.optional(
     v.pipe(
       v.picklist(MCP_TRANSCRIPT_FORMATS),
@@ -78,6 +88,7 @@ const transcriptInput = v.object({
 const transcriptOutput = v.looseObject({
   video_id: v.string(),
   language: v.string(),
+  translated_from: v.optional(v.string()),
   track_kind: v.picklist(['asr', 'manual']),
   format: v.picklist(MCP_TRANSCRIPT_FORMATS),
   title: v.nullable(v.string()),
@@ -106,7 +117,8 @@ export function registerTranscriptTool(server: McpServer, services: Services, ca
       description:
         'The transcript of a YouTube video (1 credit for the first page; later pages of the same ' +
         'transcript, fetched with next_cursor, are free). Long transcripts come in pages of at most ' +
-        'max_chars characters, cut at segment boundaries.',
+        "max_chars characters, cut at segment boundaries. translate_to asks for YouTube's machine " +
+        'translation of the chosen track (translated_from then names the source language).',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -125,6 +137,7 @@ function getTranscript(
   const maxChars = args.max_chars ?? DEFAULT_MAX_CHARS;
   const languages = (args.languages ?? ['*']).map((l) => (l.toLowerCase() === 'auto' ? '*' : l));
   const policy = args.track_policy ?? 'manual_first';
+  const translateTo = args.translate_to;
   let videoId = '';
   let from: CursorToken | undefined;
   const filters = () => ({
@@ -134,6 +147,7 @@ function getTranscript(
     max_chars: String(maxChars),
     languages: languages.join(','),
     policy,
+    ...(translateTo === undefined ? {} : { translate_to: translateTo }),
   });
   const charge = async (): Promise<Charge> => {
     videoId = parseVideoId(args.video);
@@ -150,6 +164,7 @@ function getTranscript(
         policy,
         format: format === 'markdown' ? 'markdown' : 'segments',
         wordLevel: false,
+        ...(translateTo === undefined ? {} : { translateTo }),
       },
       caller.call,
     );
@@ -175,6 +190,7 @@ function getTranscript(
     const data: Record<string, unknown> = {
       video_id: doc.videoId,
       language: doc.language,
+      ...(doc.translatedFrom === undefined ? {} : { translated_from: doc.translatedFrom }),
       track_kind: doc.trackKind,
       format,
       title: doc.title ?? null,

@@ -12,7 +12,7 @@ import { ApiError } from '../../errors.ts';
 import type { RunnableTask } from '../../services/batches.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Reply, type Route } from '../route.ts';
-import { format, languageList, trackPolicy } from '../schemas.ts';
+import { format, languageList, trackPolicy, translateTo } from '../schemas.ts';
 import { batchJobSchema } from '../schemas-batch.ts';
 import { oneOf, queryBoolean } from '../validate.ts';
 
@@ -24,6 +24,7 @@ const task = v.object({
   languages: v.optional(languageList),
   track_policy: v.optional(trackPolicy),
   word_level: v.optional(v.boolean('expected true or false')),
+  translate_to: v.optional(translateTo),
   mode: v.optional(oneOf(['fast', 'full'] as const)),
 });
 
@@ -59,6 +60,7 @@ function tasksOf(input: v.InferOutput<typeof body>): RunnableTask[] {
       if (t.languages !== undefined) out.languages = t.languages;
       if (t.track_policy !== undefined) out.trackPolicy = t.track_policy;
       if (t.word_level !== undefined) out.wordLevel = t.word_level;
+      if (t.translate_to !== undefined) out.translateTo = t.translate_to;
     }
     if (t.type === 'video_info') out.mode = t.mode ?? 'fast';
     return out;
@@ -91,7 +93,7 @@ export function batchRoutes({ services }: RouteDeps): Route[] {
       tags: ['Batch'],
       summary: 'Submit a batch job (≤ 100 tasks); each succeeded task is charged as it finishes',
       description:
-        'Tasks: `transcript` (format, languages, track_policy, word_level), `basic_info` (free) and ' +
+        'Tasks: `transcript` (format, languages, track_policy, word_level, translate_to), `basic_info` (free) and ' +
         '`video_info` (`mode` fast or full). Answers 202 with the job record and `Location`; poll it. ' +
         'A job is accepted when the balance covers one task; a task that cannot be paid fails with ' +
         '`insufficient_credits` and the job goes on. `webhook.url` gets the finished record, signed ' +

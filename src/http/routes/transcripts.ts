@@ -11,7 +11,7 @@ import type { RunnableTask } from '../../services/batches.ts';
 import type { Services } from '../../services/index.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Reply, type Route, type RouteContext } from '../route.ts';
-import { format, languageCsv, languageList, trackPolicy, videoId } from '../schemas.ts';
+import { format, languageCsv, languageList, trackPolicy, translateTo, videoId } from '../schemas.ts';
 import { oneOf, queryBoolean } from '../validate.ts';
 
 const body = v.object({
@@ -20,6 +20,7 @@ const body = v.object({
   word_level: v.optional(v.boolean('expected true or false'), false),
   languages: v.optional(languageList, ['*']),
   track_policy: v.optional(trackPolicy, 'manual_first'),
+  translate_to: v.optional(translateTo),
 });
 
 const query = v.object({
@@ -28,11 +29,13 @@ const query = v.object({
   word_level: v.optional(queryBoolean, 'false'),
   languages: v.optional(languageCsv, '*'),
   track_policy: v.optional(trackPolicy, 'manual_first'),
+  translate_to: v.optional(translateTo),
 });
 
 const legacyQuery = v.object({
   lang: v.optional(languageCsv, '*'),
   format: v.optional(oneOf(['json', 'text', 'srt', 'vtt'] as const), 'json'),
+  translate_to: v.optional(translateTo),
 });
 
 const legacyFormat = oneOf([...TRANSCRIPT_FORMATS, 'json'] as const);
@@ -45,6 +48,7 @@ const batchItem = v.object({
   format: v.optional(legacyFormat),
   track_policy: v.optional(trackPolicy),
   word_level: v.optional(v.boolean('expected true or false')),
+  translate_to: v.optional(translateTo),
 });
 
 const batchBody = v.pipe(
@@ -76,6 +80,7 @@ interface TranscriptInput {
   word_level: boolean;
   languages: string[];
   track_policy: TrackPolicy;
+  translate_to?: string | undefined;
 }
 
 /** Runs the transcript service and renders the requested format with the transcript headers. */
@@ -91,20 +96,22 @@ async function transcriptReply(
       policy: input.track_policy,
       format: input.format,
       wordLevel: input.word_level,
+      ...(input.translate_to === undefined ? {} : { translateTo: input.translate_to }),
     },
     ctx.call,
   );
   const rendered = renderTranscript(result.doc, input.format, { wordLevel: input.word_level });
-  return {
-    text: rendered.body,
-    contentType: rendered.contentType,
-    cache: result.cache,
-    headers: {
-      'X-Track-Type': result.doc.trackKind === 'asr' ? 'ASR' : 'MANUAL',
-      'X-Language-Code': result.doc.language,
-      'X-Duration-Seconds': result.seconds.toFixed(3),
-    },
+  const headers: Record<string, string> = {
+    'X-Track-Type': result.doc.trackKind === 'asr' ? 'ASR' : 'MANUAL',
+    'X-Language-Code': result.doc.language,
+    'X-Duration-Seconds': result.seconds.toFixed(3),
   };
+  const from = result.doc.translatedFrom;
+  // JSON formats name the source in the body (`translated_from`); text formats in a header.
+  if (from !== undefined && !rendered.contentType.startsWith('application/json')) {
+    headers['X-Translated-From'] = from;
+  }
+  return { text: rendered.body, contentType: rendered.contentType, cache: result.cache, headers };
 }
 
 /** The transcript routes. */
@@ -112,7 +119,10 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
   const description =
     'Returns the captions of a video. Languages are tried in order before the track kind; `*` ' +
     "(alias `auto`) is the video's spoken language. JSON formats answer the Transcript object; " +
-    'markdown, text, srt and vtt answer the document itself.';
+    "markdown, text, srt and vtt answer the document itself. `translate_to` asks for YouTube's " +
+    'machine translation of the chosen track: `language` is the target, and `translated_from` ' +
+    "(JSON) or the `X-Translated-From` header (text formats) names the source track's language; " +
+    '404 `translation_unavailable` when the track cannot be translated to it.';
   return [
     defineRoute({
       method: 'post',
@@ -180,6 +190,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
             if (languages) task.languages = languages;
             if (item.track_policy) task.trackPolicy = item.track_policy;
             if (item.word_level !== undefined) task.wordLevel = item.word_level;
+            if (item.translate_to !== undefined) task.translateTo = item.translate_to;
             return task;
           }),
           ...(b.video_ids ?? []).map((id) => {
@@ -241,6 +252,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
             word_level: false,
             languages: input.query.lang,
             track_policy: 'manual_first',
+            ...(input.query.translate_to === undefined ? {} : { translate_to: input.query.translate_to }),
           },
           ctx,
         ),
