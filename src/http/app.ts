@@ -77,7 +77,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     address: (c: AppContext) => clientAddress(c, settings.trustProxy, deps.clientAddress),
   };
   for (const route of routes) route.mount(app, mountDeps);
-  if (settings.routes !== 'signup') mountMcp(app, mountDeps);
+  if (settings.routes !== 'signup') mountMcp(app, mountDeps, logger);
 
   app.notFound((c) =>
     c.json(toEnvelope(new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`)), 404),

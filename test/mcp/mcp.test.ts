@@ -230,9 +230,11 @@ describe.each(CASES)('$kind client, protocol $version', ({ kind, version }) => {
     } finally {
       delete upstream.failures.search;
     }
-    // Bad arguments never reach the tool (the SDK answers them), and cost nothing.
-    const bad = await call('search_youtube', { query: 'x', limit: 500 });
-    expect(bad.isError).toBe(true);
+    // Bad arguments never reach the tool: a JSON-RPC error (-32602) naming the field, free.
+    await expect(call('search_youtube', { query: 'x', limit: 500 })).rejects.toThrow(
+      /Invalid arguments for tool search_youtube: limit/,
+    );
+    await expect(call('get_transcript', { video: 5 })).rejects.toThrow(/-32602|Invalid arguments/);
     expect(await balance(key)).toBe(3);
 
     // Out of credits: 402 as a result.

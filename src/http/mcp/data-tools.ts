@@ -65,6 +65,8 @@ interface DataTool<A> {
   title: string;
   description: string;
   input: Schema;
+  /** The valibot schema behind `input` (the endpoint checks arguments with it first). */
+  args: v.GenericSchema;
   output: Schema;
   scope: Scope;
   operation: Operation;
@@ -79,8 +81,8 @@ interface ToolCtx {
 
 const tool = <S extends v.GenericSchema>(
   schema: S,
-  spec: Omit<DataTool<v.InferOutput<S>>, 'input'>,
-): DataTool<v.InferOutput<S>> => ({ ...spec, input: toolSchema(schema) });
+  spec: Omit<DataTool<v.InferOutput<S>>, 'input' | 'args'>,
+): DataTool<v.InferOutput<S>> => ({ ...spec, input: toolSchema(schema), args: schema });
 
 const videoInfo = (name: string, title: string) =>
   tool(videoInput, {
@@ -180,6 +182,11 @@ const TOOLS = [
     },
   }),
 ];
+
+/** The argument schema of each data tool, by name. */
+export const DATA_TOOL_ARGS: ReadonlyMap<string, v.GenericSchema> = new Map(
+  (TOOLS as DataTool<unknown>[]).map((t) => [t.name, t.args]),
+);
 
 /** A service answer as a tool output. */
 function asOutput(answer: { record: object; cache: ToolOutput['cache'] }): ToolOutput {

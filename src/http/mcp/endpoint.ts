@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Hono } from 'hono';
 import { ApiError, isApiError, toEnvelope } from '../../errors.ts';
+import type { Logger } from '../../ports/logger.ts';
 import type { Principal } from '../../services/accounts.ts';
 import { asApiError, deadlineSignal } from '../../services/context.ts';
 import type { Services } from '../../services/index.ts';
@@ -27,6 +28,7 @@ import type { AppContext, AppEnv, MountDeps } from '../context.ts';
 import type { CallerInfo } from './call.ts';
 import { registerDataTools } from './data-tools.ts';
 import { baseUrlOf, MCP_PATH, mcpChallenge } from './metadata.ts';
+import { invalidToolArguments } from './tool-arguments.ts';
 import { registerTranscriptTool } from './transcript-tool.ts';
 
 /** The server's name and version in `initialize` / `server/discover`. */
@@ -94,15 +96,35 @@ function calledTool(body: unknown): string | undefined {
   return message.method === 'tools/call' && typeof name === 'string' ? name : undefined;
 }
 
+/**
+ * Runs `build` with `console.warn` sent to the logger at debug level: `createMcpHandler` warns on
+ * the console that JSON answers drop mid-call notifications (tubescribe's tools send none), and
+ * tubescribe's logs are JSON lines. `build` is synchronous, so nothing else warns meanwhile.
+ */
+function quietly<T>(logger: Logger, build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) =>
+    logger.log('debug', 'mcp sdk', { message: args.map(String).join(' ') });
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** Mounts `/mcp` on the app. */
-export function mountMcp(app: Hono<AppEnv>, deps: MountDeps): void {
+export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): void {
   const { services, settings } = deps;
   const factory: McpServerFactory = (ctx) => {
     const caller = ctx.authInfo?.extra?.caller as CallerInfo | undefined;
     if (!caller) throw new ApiError('missing_api_key', 'An API key is required.');
     return toolServer(services, caller, ctx.authInfo?.extra?.tool as string | undefined);
   };
-  const handler = createMcpHandler(factory, { maxRequestBodySize: settings.limits.maxBodyBytes });
+  const handler = quietly(logger, () =>
+    // JSON answers: a tool call has exactly one message to send (no progress or log
+    // notifications), and a JSON body costs the SDK far less than an SSE stream per call.
+    createMcpHandler(factory, { maxRequestBodySize: settings.limits.maxBodyBytes, responseMode: 'json' }),
+  );
 
   app.all(MCP_PATH, async (c) => {
     // Stateless: no GET stream, no session to DELETE; a HEAD never reaches a key or a tool.
@@ -131,6 +153,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps): void {
     };
     const body = await parsedBody(c, settings.limits.maxBodyBytes);
     if (body instanceof Response) return body;
+    const invalid = invalidToolArguments(body.parsedBody);
+    if (invalid) return c.json(invalid, 200);
     const tool = calledTool(body.parsedBody);
     if (tool !== undefined) authInfo.extra = { caller, tool };
     return handler.fetch(c.req.raw, { authInfo, ...body });

@@ -98,6 +98,9 @@ const transcriptOutput = v.looseObject({
   next_cursor: v.nullable(v.string()),
 });
 
+/** The arguments of `get_transcript` (the endpoint checks them first). */
+export const TRANSCRIPT_TOOL_ARGS: v.GenericSchema = transcriptInput;
+
 const inputSchema = toolSchema(transcriptInput);
 const outputSchema = toolSchema(transcriptOutput);
 
