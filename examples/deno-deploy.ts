@@ -1,6 +1,7 @@
 /**
  * tubescribe on Deno Deploy, or locally:
- *   deno serve --unstable-kv --allow-net --allow-env --allow-read --allow-write examples/deno-deploy.ts
+ *   TUBESCRIBE_ADMIN_TOKEN=$(openssl rand -hex 24) deno serve --host 127.0.0.1 --port 8787 \
+ *     --unstable-kv --allow-net --allow-env --allow-read --allow-write examples/deno-deploy.ts
  * Deploy calls the default export's `fetch`; the connection info carries the client address.
  *
  * Deploy runs many isolates in many regions, so all state lives in the project's Deno KV:
@@ -29,6 +30,17 @@ interface DenoEnv {
 const deno = (globalThis as unknown as { Deno: DenoEnv }).Deno;
 const path = deno.env.get('DENO_KV_PATH');
 
+// A deployed service is public: its admin token must be a real secret, never a placeholder.
+const adminToken = deno.env.get('TUBESCRIBE_ADMIN_TOKEN');
+if (
+  adminToken !== undefined &&
+  (adminToken.length < 24 || /change-?me|example|placeholder/i.test(adminToken))
+) {
+  throw new Error(
+    'TUBESCRIBE_ADMIN_TOKEN must be a random secret of 24 characters or more (e.g. openssl rand -hex 24).',
+  );
+}
+
 const ledger = createDenoKvLedger({ kv: await deno.openKv(path), prefix: ['tubescribe', 'ledger'] });
 const jobs = createDenoKvJobQueue({
   kv: (await deno.openKv(path)) as unknown as DenoKvQueue,
@@ -45,7 +57,7 @@ const kv = createUnstorageKv(
 /** What Deploy (and `deno serve`) calls. */
 const server: { fetch: (request: Request, info?: unknown) => Promise<Response> } = {
   fetch: createHandler({
-    adminToken: deno.env.get('TUBESCRIBE_ADMIN_TOKEN') ?? 'change-me',
+    ...(adminToken ? { adminToken } : {}),
     ledger,
     kv,
     jobs,

@@ -16,10 +16,10 @@ app.get('/', (_req, res) => {
 app.use(
   '/youtube',
   createMiddleware({
-    adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN ?? 'change-me',
+    ...(process.env.TUBESCRIBE_ADMIN_TOKEN ? { adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN } : {}),
     // Offline demo data; omit `upstream` to serve YouTube itself.
     upstream: createFixturesUpstream(new URL('../fixtures/demo', import.meta.url).pathname),
   }),
 );
-const port = Number(process.env.PORT ?? 3000);
+const port = Number(process.env.TUBESCRIBE_PORT ?? 3000);
 app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));

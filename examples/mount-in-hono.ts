@@ -10,12 +10,12 @@ import { Hono } from 'hono';
 import { withNode } from '../adapters/node/index.ts';
 import { createTubescribe } from '../src/index.ts';
 
-const tubescribe = createTubescribe(
-  withNode({ adminToken: process.env.TUBESCRIBE_ADMIN_TOKEN ?? 'change-me' }),
-);
+const adminToken = process.env.TUBESCRIBE_ADMIN_TOKEN; // unset: the admin API is off
+const tubescribe = createTubescribe(withNode(adminToken ? { adminToken } : {}));
 const app = new Hono();
 app.get('/', (c) => c.text('my app'));
 app.mount('/yt', tubescribe.fetch);
-serve({ fetch: app.fetch, port: 8787, hostname: '127.0.0.1' }, (info) =>
-  console.log(`listening on http://127.0.0.1:${info.port}`),
+serve(
+  { fetch: app.fetch, port: Number(process.env.TUBESCRIBE_PORT ?? 8787), hostname: '127.0.0.1' },
+  (info) => console.log(`listening on http://127.0.0.1:${info.port}`),
 );

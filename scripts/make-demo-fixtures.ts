@@ -590,6 +590,9 @@ function videos(): void {
     }
     write('captions', track.ref, text, false);
   }
+  // YouTube's machine translation of the English track into German (`translate_to=de`): the
+  // German text on the English timings.
+  write('captions', `${player.videoId}.en.de`, manualJson3(translated(TRANSLATIONS.de)), false);
 
   // Playable videos without captions, and live streams.
   const plain: [PlayerData, VideoExtras | undefined][] = [

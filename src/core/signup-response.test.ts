@@ -16,7 +16,7 @@ describe('buildVerifyResponse', () => {
       limits: { requests_per_second: 1, requests_per_day: 100 },
       next: expect.stringContaining('https://api.example.com/v1/'),
       example_request:
-        'curl -H "Authorization: Bearer tsk_KEY" "https://api.example.com/v1/transcripts?video_id=jNQXAC9IVRw"',
+        'curl -H "Authorization: Bearer tsk_KEY" "https://api.example.com/v1/transcripts?video_id=rCAS2eD-mcw"',
       docs: 'https://api.example.com/docs',
       notes: expect.stringContaining('200 free credits'),
     });

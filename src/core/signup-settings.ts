@@ -51,7 +51,8 @@ export const SIGNUP_SETTINGS: SignupSettings = {
   requestsPerSecond: 1,
   requestsPerDay: 100,
   verifyUrl: '/api/agent/verify',
-  exampleVideoId: 'jNQXAC9IVRw',
+  // A video of the demo data set (fixtures/demo) that is also on YouTube.
+  exampleVideoId: 'rCAS2eD-mcw',
   majorProviders: MAJOR_PROVIDERS,
   throttles: {
     address: [{ limit: 5, window: 3600 }],

@@ -453,7 +453,7 @@ describe("sign-up mounted alone (routes: 'signup') on the storage of a data app"
     expect(me).toMatchObject({ credits: 200, plan: 'free' });
     const url = /"(https:\/\/api\.example\.test\/[^"]+)"/.exec(created.example_request)![1]!;
     clock.advance(1000);
-    const example = await api.ts.app.request(url.replace('jNQXAC9IVRw', VIDEO), {
+    const example = await api.ts.app.request(url.replace('rCAS2eD-mcw', VIDEO), {
       headers: { authorization: `Bearer ${created.api_key}` },
     });
     await expectJson(example);
