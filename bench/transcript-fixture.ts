@@ -36,6 +36,24 @@ export interface FixtureOptions {
   segments?: number;
 }
 
+/** Words per hour of speech in the fixture (the 3-hour default has 30,000). */
+const WORDS_PER_HOUR = 10_000;
+/** Segments (caption lines) per hour (the 3-hour default has 4,000). */
+const SEGMENTS_PER_HOUR = 4000 / 3;
+
+/**
+ * The fixture scaled to `hours` of speech at the default's density (10,000 words and about
+ * 1,333 segments per hour), for the linear-growth check (1 h against 10 h).
+ */
+export function makeAsrTranscriptOfHours(hours: number, seed?: number): TranscriptDoc {
+  return makeAsrTranscript({
+    ...(seed === undefined ? {} : { seed }),
+    durationSeconds: hours * 3600,
+    words: Math.round(WORDS_PER_HOUR * hours),
+    segments: Math.round(SEGMENTS_PER_HOUR * hours),
+  });
+}
+
 /** A 3-hour ASR TranscriptDoc (by default ~30,000 words in ~4,000 segments), always the same. */
 export function makeAsrTranscript(options: FixtureOptions = {}): TranscriptDoc {
   const random = mulberry32(options.seed ?? 20260611);

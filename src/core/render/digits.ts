@@ -93,7 +93,8 @@ export function putInteger(bytes: Uint8Array, at: number, value: number): number
 
 /**
  * Writes whole milliseconds (0 ≤ ms < 10^15) as seconds, exactly as `JSON.stringify(ms / 1000)`
- * prints them (`1.5`, `0.25`, `3`; at most 20 bytes); returns the new position.
+ * prints them (`1.5`, `0.25`, `3`; at most 20 bytes, and it may store up to 3 more bytes after
+ * them, so leave 23 bytes of room); returns the new position.
  */
 export function putSeconds(bytes: Uint8Array, at: number, ms: number): number {
   let whole: number;
@@ -108,15 +109,29 @@ export function putSeconds(bytes: Uint8Array, at: number, ms: number): number {
     fraction = ms - whole * 1000;
   }
   const p = putInteger(bytes, at, whole);
-  const length = FRACTION_LENGTH[fraction]!;
+  // All 4 bytes of the entry, then advance by its length: no loop with a varying trip count
+  // (the bytes past the number are free room that the next write overwrites; a write past the
+  // end of the array is dropped).
   const base = fraction * 4;
-  for (let i = 0; i < length; i++) bytes[p + i] = FRACTION[base + i]!;
-  return p + length;
+  bytes[p] = FRACTION[base]!;
+  bytes[p + 1] = FRACTION[base + 1]!;
+  bytes[p + 2] = FRACTION[base + 2]!;
+  bytes[p + 3] = FRACTION[base + 3]!;
+  return p + FRACTION_LENGTH[fraction]!;
 }
 
-/** Writes any number as `JSON.stringify` prints it (`null` when not finite; at most 24 bytes). */
+/**
+ * Writes any number as `JSON.stringify` prints it (`null` when not finite; at most 24 bytes).
+ * Kept small so that it inlines into the json3 loops: the usual small integers go straight
+ * to {@link putInteger}, anything else to {@link putOtherNumber}.
+ */
 export function putJsonNumber(bytes: Uint8Array, at: number, value: number): number {
   if (value >= 0 && value < 1e15 && value === Math.floor(value)) return putInteger(bytes, at, value);
+  return putOtherNumber(bytes, at, value);
+}
+
+/** The rare numbers of {@link putJsonNumber}: fractions, negatives, huge and non-finite ones. */
+function putOtherNumber(bytes: Uint8Array, at: number, value: number): number {
   const text = Number.isFinite(value) ? `${value}` : 'null';
   let p = at;
   for (let i = 0; i < text.length; i++) bytes[p++] = text.charCodeAt(i);

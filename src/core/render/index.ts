@@ -11,6 +11,9 @@
  * (`wordLevel`), `word_timestamps` always. `json3` is the Transcript envelope with `segments`
  * (the contract requires them; built as for `segments`) and, beside them, `events`: the
  * document's normalised json3 events (in the object, shared with the document, not copied).
+ *
+ * {@link renderTranscriptBytes} gives the same body as UTF-8 bytes (what a response sends and
+ * a cache of rendered bodies keeps), without the string in between where the writer makes bytes.
  * @module
  */
 
@@ -19,8 +22,9 @@ import { hasRealWords, segmentsJson, type TranscriptJson, transcriptJson } from 
 import { writeTranscriptJson } from './json-writer.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sentences, sentencesJson } from './sentences.ts';
-import { renderSrt, renderVtt } from './subtitles.ts';
+import { writeSubtitles } from './subtitles.ts';
 import { renderText } from './text.ts';
+import type { Utf8Buffer } from './utf8-buffer.ts';
 
 export type { TranscriptJson } from './json.ts';
 
@@ -62,8 +66,17 @@ export interface RenderedTranscript {
   body: string;
 }
 
+/** A rendered response body as UTF-8 bytes, and its `Content-Type`. */
+export interface RenderedTranscriptBytes {
+  contentType: string;
+  body: Uint8Array;
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+const VTT_TYPE = 'text/vtt; charset=utf-8';
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+const ENCODER = new TextEncoder();
 
 /** True for the formats answered with the JSON Transcript object. */
 export function isJsonFormat(format: TranscriptFormat): format is JsonTranscriptFormat {
@@ -95,7 +108,7 @@ export function transcriptObject(
 }
 
 /** `JSON.stringify(transcriptObject(doc, format, options))`, written directly (faster). */
-function jsonBody(doc: TranscriptDoc, format: JsonTranscriptFormat, options: RenderOptions): string {
+function jsonBody(doc: TranscriptDoc, format: JsonTranscriptFormat, options: RenderOptions): Utf8Buffer {
   const words = hasRealWords(doc);
   switch (format) {
     case 'segments':
@@ -109,22 +122,65 @@ function jsonBody(doc: TranscriptDoc, format: JsonTranscriptFormat, options: Ren
   }
 }
 
+/** The `Content-Type` of a format's body. */
+export function contentTypeOf(format: TranscriptFormat): string {
+  switch (format) {
+    case 'markdown':
+      return MARKDOWN_TYPE;
+    case 'text':
+    case 'srt':
+      return TEXT_TYPE;
+    case 'vtt':
+      return VTT_TYPE;
+    default:
+      return JSON_TYPE;
+  }
+}
+
 /** Renders a document in a format: the response body and its content type. */
 export function renderTranscript(
   doc: TranscriptDoc,
   format: TranscriptFormat,
   options: RenderOptions,
 ): RenderedTranscript {
+  const contentType = contentTypeOf(format);
   switch (format) {
     case 'markdown':
-      return { contentType: 'text/markdown; charset=utf-8', body: renderMarkdown(doc) };
+      return { contentType, body: renderMarkdown(doc) };
     case 'text':
-      return { contentType: TEXT_TYPE, body: renderText(doc.segments) };
+      return { contentType, body: renderText(doc.segments) };
     case 'srt':
-      return { contentType: TEXT_TYPE, body: renderSrt(doc.segments) };
+      return { contentType, body: writeSubtitles(doc.segments, false).done() };
     case 'vtt':
-      return { contentType: 'text/vtt; charset=utf-8', body: renderVtt(doc.segments) };
+      return { contentType, body: writeSubtitles(doc.segments, true).done() };
     default:
-      return { contentType: JSON_TYPE, body: jsonBody(doc, format, options) };
+      return { contentType, body: jsonBody(doc, format, options).done() };
+  }
+}
+
+/**
+ * Renders a document in a format as UTF-8 bytes: exactly `TextEncoder.encode` of
+ * {@link renderTranscript}'s body (a lone surrogate becomes U+FFFD), ready to send or to keep.
+ * Cheaper than the string when bytes are what the caller needs: the JSON, SRT and WebVTT
+ * writers produce bytes, so this skips decoding them into a string (and encoding it again).
+ * The array is the caller's own.
+ */
+export function renderTranscriptBytes(
+  doc: TranscriptDoc,
+  format: TranscriptFormat,
+  options: RenderOptions,
+): RenderedTranscriptBytes {
+  const contentType = contentTypeOf(format);
+  switch (format) {
+    case 'markdown':
+      return { contentType, body: ENCODER.encode(renderMarkdown(doc)) };
+    case 'text':
+      return { contentType, body: ENCODER.encode(renderText(doc.segments)) };
+    case 'srt':
+      return { contentType, body: writeSubtitles(doc.segments, false).doneBytes() };
+    case 'vtt':
+      return { contentType, body: writeSubtitles(doc.segments, true).doneBytes() };
+    default:
+      return { contentType, body: jsonBody(doc, format, options).doneBytes() };
   }
 }

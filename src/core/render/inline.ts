@@ -35,5 +35,14 @@ function isCjk(code: number): boolean {
  * both sides of the joint are CJK, otherwise one space.
  */
 export function joint(before: string, after: string): string {
-  return isCjk(before.charCodeAt(before.length - 1)) && isCjk(after.charCodeAt(0)) ? '' : ' ';
+  return jointAt(before.charCodeAt(before.length - 1), after);
+}
+
+/**
+ * {@link joint} from the last code unit of the text before: renderers that build a long text
+ * by concatenation keep it, so they never read the end of the growing string (reading a
+ * character of a concatenated string flattens it, a copy of everything so far).
+ */
+export function jointAt(lastBefore: number, after: string): string {
+  return isCjk(lastBefore) && isCjk(after.charCodeAt(0)) ? '' : ' ';
 }

@@ -125,14 +125,15 @@ function estimate(
 
 /**
  * The Transcript JSON of `doc` around `segments` (the document's own, or `sentences`), with
- * each segment's words when `withWords` (missing words: `[]`) and `events` when given.
+ * each segment's words when `withWords` (missing words: `[]`) and `events` when given, written
+ * into a new buffer: the caller takes the result with `done()` (a string) or `doneBytes()`.
  */
 export function writeTranscriptJson(
   doc: TranscriptDoc,
   segments: readonly TimedSegment[],
   withWords: boolean,
   events?: readonly Json3Event[],
-): string {
+): Utf8Buffer {
   const out = new Utf8Buffer(estimate(segments, withWords, events ?? []));
   out.ascii('{"video_id":');
   out.jsonString(doc.videoId);
@@ -159,5 +160,5 @@ export function writeTranscriptJson(
     out.ascii(']');
   }
   out.ascii('}');
-  return out.done();
+  return out;
 }

@@ -19,25 +19,29 @@ function putField(bytes: Uint8Array, p: number, key: string, value: number | und
 }
 
 function writeSegs(out: Utf8Buffer, segs: readonly Json3Seg[]): void {
+  // Room for all the segs at once: key 8 + quotes 2 + two number fields (13 + NUMBER_BYTES
+  // each) + braces, and 3 bytes per code unit of text at most.
+  let size = 0;
+  for (let k = 0; k < segs.length; k++) size += segs[k]!.utf8.length * 3 + 96;
+  let bytes = out.room(size);
+  let p = out.length;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    // Key 8 + quotes 2 + two number fields (13 + NUMBER_BYTES each) + braces.
-    let bytes = out.room(seg.utf8.length * 3 + 96);
-    let p = putUtf8Key(bytes, out.length, k === 0);
+    p = putUtf8Key(bytes, p, k === 0);
     const after = putString(bytes, p, seg.utf8);
     if (after < 0) {
       out.length = p;
       out.jsonString(seg.utf8);
-      bytes = out.room(96);
+      bytes = out.room(size);
       p = out.length;
     } else {
       p = after;
     }
     if (seg.tOffsetMs !== undefined) p = putJsonNumber(bytes, putOffsetKey(bytes, p), seg.tOffsetMs);
     if (seg.acAsrConf !== undefined) p = putJsonNumber(bytes, putConfidenceKey(bytes, p), seg.acAsrConf);
-    bytes[p] = 0x7d; // }
-    out.length = p + 1;
+    bytes[p++] = 0x7d; // }
   }
+  out.length = p;
 }
 
 /** Writes the events, comma-separated (the caller writes the brackets). */

@@ -11,7 +11,7 @@
  * {paragraph}
  * ```
  * The metadata line leaves out what is unknown (channel, duration). Paragraphs flow segment texts
- * together (see {@link joint}) and end at a segment boundary when the paragraph has reached
+ * together (see {@link jointAt}) and end at a segment boundary when the paragraph has reached
  * {@link PARAGRAPH_SOFT_CHARS} and the segment ends a sentence, or has reached
  * {@link PARAGRAPH_HARD_CHARS} (unpunctuated ASR), or before a pause of at least
  * {@link PARAGRAPH_PAUSE_MS} (measured from the previous segment's last word when words are
@@ -26,9 +26,9 @@
 
 import type { Chapter } from '../../ports/upstream.ts';
 import type { Segment, TranscriptDoc } from '../transcript.ts';
-import { joint, oneLine } from './inline.ts';
+import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords } from './json.ts';
-import { endsSentence } from './sentence-ends.ts';
+import { endsSentence, SENTENCE_END_WINDOW } from './sentence-ends.ts';
 import { humanTime, toMs } from './time.ts';
 
 /** A paragraph this long (UTF-16 units) ends after the next segment that ends a sentence. */
@@ -39,6 +39,7 @@ export const PARAGRAPH_HARD_CHARS = 1000;
 export const PARAGRAPH_PAUSE_MS = 3000;
 
 const INLINE_SPECIAL = /[\\`*<]/g;
+const INLINE_TEST = /[\\`*<]/;
 const BLOCK_START = /^(?:[#>+=|~-]|\d{1,9}[.)])/;
 
 /** Markdown-escapes one line of prose (see the module comment). */
@@ -76,46 +77,58 @@ function speechEnd(segment: Segment, words: boolean): number {
   return toMs(last === undefined ? segment.end : last.end);
 }
 
+/** {@link escapeMarkdown} without the block-marker rule: for text inside a paragraph. */
+function escapeInline(text: string): string {
+  return INLINE_TEST.test(text) ? text.replace(INLINE_SPECIAL, '\\$&') : text;
+}
+
 /** The document as Markdown. */
 export function renderMarkdown(doc: TranscriptDoc): string {
   const title = doc.title !== undefined && doc.title.trim() !== '' ? oneLine(doc.title) : doc.videoId;
-  const blocks: string[] = [`# ${escapeMarkdown(title)}`, metadataLine(doc)];
+  // The body is one concatenation of blocks, the blank lines between them and each segment's
+  // text escaped on its own (escaping is per character, and a block marker can only sit in a
+  // paragraph's first text), flattened once when read. A paragraph is never built as a string
+  // of its own: its length, last code unit and last characters (`tail`: all of it, or at least
+  // SENTENCE_END_WINDOW of them) are what the paragraph rules read.
+  let out = `# ${escapeMarkdown(title)}\n\n${metadataLine(doc)}`;
   const chapters = (doc.chapters ?? []).slice().sort((a, b) => a.startSeconds - b.startSeconds);
   const words = hasRealWords(doc);
   let chapter = 0;
-  let paragraph = '';
+  let length = 0; // of the open paragraph; 0: none open
+  let tail = '';
+  let last = 0;
   let previous: Segment | undefined;
-
-  const flush = (): void => {
-    if (paragraph !== '') blocks.push(escapeMarkdown(paragraph));
-    paragraph = '';
-  };
 
   for (const segment of doc.segments) {
     const text = oneLine(segment.text);
     if (text === '') continue;
     const startMs = speechStart(segment, words);
     if (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
-      flush();
+      length = 0;
       while (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
-        blocks.push(heading(chapters[chapter]!));
+        out += `\n\n${heading(chapters[chapter]!)}`;
         chapter++;
       }
-    } else if (paragraph !== '' && previous !== undefined) {
+    } else if (length > 0 && previous !== undefined) {
       const pause = startMs - speechEnd(previous, words) >= PARAGRAPH_PAUSE_MS;
-      const length = paragraph.length;
-      if (
-        pause ||
-        length >= PARAGRAPH_HARD_CHARS ||
-        (length >= PARAGRAPH_SOFT_CHARS && endsSentence(paragraph))
-      ) {
-        flush();
+      if (pause || length >= PARAGRAPH_HARD_CHARS || (length >= PARAGRAPH_SOFT_CHARS && endsSentence(tail))) {
+        length = 0;
       }
     }
-    paragraph = paragraph === '' ? text : paragraph + joint(paragraph, text) + text;
+    if (length === 0) {
+      out += `\n\n${escapeMarkdown(text)}`;
+      length = text.length;
+      tail = text;
+    } else {
+      const space = jointAt(last, text);
+      out += space + escapeInline(text);
+      length += space.length + text.length;
+      tail = text.length >= SENTENCE_END_WINDOW ? text : tail + space + text;
+      if (tail.length > 2 * SENTENCE_END_WINDOW) tail = tail.slice(-SENTENCE_END_WINDOW);
+    }
+    last = text.charCodeAt(text.length - 1);
     previous = segment;
   }
-  flush();
-  for (; chapter < chapters.length; chapter++) blocks.push(heading(chapters[chapter]!));
-  return `${blocks.join('\n\n')}\n`;
+  for (; chapter < chapters.length; chapter++) out += `\n\n${heading(chapters[chapter]!)}`;
+  return `${out}\n`;
 }

@@ -81,9 +81,15 @@ export function sentenceEnds(text: string): number[] {
   return ends;
 }
 
-/** True when `text` (trimmed) ends with a sentence end. Only looks at the last 24 characters. */
+/** How many characters at the end of a text {@link endsSentence} looks at. */
+export const SENTENCE_END_WINDOW = 24;
+
+/**
+ * True when `text` (trimmed) ends with a sentence end. Only looks at the last
+ * {@link SENTENCE_END_WINDOW} characters.
+ */
 export function endsSentence(text: string): boolean {
-  const tail = text.length > 24 ? text.slice(-24) : text;
+  const tail = text.length > SENTENCE_END_WINDOW ? text.slice(-SENTENCE_END_WINDOW) : text;
   const ends = sentenceEnds(tail);
   return ends.length > 0 && ends[ends.length - 1] === tail.length;
 }

@@ -15,7 +15,7 @@
  */
 
 import type { Segment, TranscriptDoc, Word } from '../transcript.ts';
-import { joint, oneLine } from './inline.ts';
+import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords, type SegmentJson, segmentJson, wordsJson } from './json.ts';
 import type { TimedSegment } from './json-writer.ts';
 import { sentenceEnds } from './sentence-ends.ts';
@@ -26,13 +26,38 @@ export const MAX_SENTENCE_CHARS = 300;
 
 const NO_WORDS: readonly Word[] = [];
 
-/** Offsets of the words in `text`, located in order (a word not found sits at the cursor). */
+/** True when `word` occurs in `text` at `at`. */
+function occursAt(text: string, word: string, at: number): boolean {
+  if (at + word.length > text.length) return false;
+  for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `word.trim()`, without the call when it starts and ends with visible ASCII (the usual case). */
+function trimmed(word: string): string {
+  const first = word.charCodeAt(0);
+  const last = word.charCodeAt(word.length - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? word : word.trim();
+}
+
+/**
+ * Offsets of the words in `text`, located in order (a word not found sits at the cursor).
+ * Each is `text.indexOf(word, cursor)`; the next word usually sits right at the cursor or one
+ * space after it, which is checked first (the first occurrence from the cursor then is there).
+ */
 function wordOffsets(text: string, words: readonly Word[]): number[] {
   const offsets: number[] = new Array(words.length);
   let cursor = 0;
   for (let i = 0; i < words.length; i++) {
-    const word = words[i]!.word.trim();
-    const at = word === '' ? -1 : text.indexOf(word, cursor);
+    const word = trimmed(words[i]!.word);
+    const at =
+      word === ''
+        ? -1
+        : occursAt(text, word, cursor)
+          ? cursor
+          : occursAt(text, word, cursor + 1)
+            ? cursor + 1
+            : text.indexOf(word, cursor);
     if (at < 0) {
       offsets[i] = cursor;
     } else {
@@ -63,28 +88,38 @@ export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
   const timedByWords = hasRealWords(doc);
   const attach = wordLevel && timedByWords;
   const out: Sentence[] = [];
-  let text = '';
+  // The sentence so far: its pieces and separators, joined once (one flat string) by flush;
+  // its length and last code unit are kept aside.
+  const parts: string[] = [];
+  let length = 0;
+  let last = 0;
   let startMs = 0;
   let endMs = 0;
   let words: Word[] = [];
 
   const flush = (): void => {
-    if (text === '') return;
+    if (length === 0) return;
+    const text = parts.length === 1 ? parts[0]! : parts.join('');
     const sentence: Sentence = { text, start: startMs / 1000, end: Math.max(startMs, endMs) / 1000 };
     if (attach) sentence.words = words;
     out.push(sentence);
-    text = '';
+    parts.length = 0;
+    length = 0;
     words = [];
   };
   const add = (piece: string, from: number, to: number, pieceWords: readonly Word[]): void => {
-    if (text === '') {
-      text = piece;
+    if (length === 0) {
       startMs = from;
       endMs = to;
     } else {
-      text += joint(text, piece) + piece;
+      const space = jointAt(last, piece);
+      if (space !== '') parts.push(space);
+      length += space.length;
       if (to > endMs) endMs = to;
     }
+    parts.push(piece);
+    length += piece.length;
+    last = piece.charCodeAt(piece.length - 1);
     if (attach) for (const w of pieceWords) words.push(w);
   };
 
@@ -127,7 +162,7 @@ export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
   for (const segment of doc.segments) {
     const line = oneLine(segment.text);
     if (line !== '') cutSegment(segment, line, timedByWords ? (segment.words ?? NO_WORDS) : NO_WORDS);
-    if (text.length >= MAX_SENTENCE_CHARS) flush();
+    if (length >= MAX_SENTENCE_CHARS) flush();
   }
   flush();
   return out;

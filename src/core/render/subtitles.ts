@@ -89,16 +89,47 @@ function putClock(bytes: Uint8Array, at: number, ms: number, sep: number): numbe
   return putPadded(bytes, p, rest - secs * 1000);
 }
 
-function write(segments: readonly Segment[], vtt: boolean): string {
-  if (segments.length === 0) return vtt ? 'WEBVTT\n' : '';
-  const { starts, order } = startsAndOrder(segments);
-  const sep = vtt ? 0x2e : 0x2c;
+/**
+ * The segments as an SRT (`vtt` false) or WebVTT document, written into a new buffer: the
+ * caller takes the result with `done()` (a string) or `doneBytes()`.
+ */
+export function writeSubtitles(segments: readonly Segment[], vtt: boolean): Utf8Buffer {
   const out = new Utf8Buffer(segments.length * 96 + 16);
+  if (segments.length === 0) {
+    if (vtt) out.ascii('WEBVTT\n');
+    return out;
+  }
   if (vtt) out.ascii('WEBVTT\n\n');
+  // Segments normally come in start order: write them in one pass (each segment is read
+  // once, which matters once a long transcript no longer fits in the CPU caches), and start
+  // over in sorted order at the first one that starts earlier than the one before.
+  const from = out.length;
+  if (!writeCues(out, segments, undefined, vtt)) {
+    out.length = from;
+    writeCues(out, segments, startsAndOrder(segments), vtt);
+  }
+  return out;
+}
+
+/**
+ * Writes the cues in the given order (`undefined`: as given, and then returns false, having
+ * written an unusable prefix, at the first segment out of start order); returns true.
+ */
+function writeCues(
+  out: Utf8Buffer,
+  segments: readonly Segment[],
+  sorted: { starts: Float64Array; order: number[] | undefined } | undefined,
+  vtt: boolean,
+): boolean {
+  const sep = vtt ? 0x2e : 0x2c;
+  const order = sorted?.order;
+  let previous = 0;
   for (let k = 0; k < segments.length; k++) {
     const i = order === undefined ? k : order[k]!;
     const segment = segments[i]!;
-    const startMs = starts[i]!;
+    const startMs = sorted === undefined ? toMs(segment.start) : sorted.starts[i]!;
+    if (startMs < previous) return false;
+    previous = startMs;
     let endMs = toMs(segment.end);
     if (endMs < startMs) endMs = startMs;
     const text = vtt ? vttCueText(segment.text) : srtCueText(segment.text);
@@ -121,15 +152,15 @@ function write(segments: readonly Segment[], vtt: boolean): string {
     bytes[at++] = 0x0a;
     out.length = at;
   }
-  return out.done();
+  return true;
 }
 
 /** The segments as an SRT document. */
 export function renderSrt(segments: readonly Segment[]): string {
-  return write(segments, false);
+  return writeSubtitles(segments, false).done();
 }
 
 /** The segments as a WebVTT document. */
 export function renderVtt(segments: readonly Segment[]): string {
-  return write(segments, true);
+  return writeSubtitles(segments, true).done();
 }

@@ -115,4 +115,17 @@ describe('strings', () => {
     again.ascii('ab');
     expect(again.done()).toBe('ab');
   });
+
+  it('doneBytes gives a copy of exactly the bytes written, never the reused array', () => {
+    const first = new Utf8Buffer(1000);
+    first.ascii('abc');
+    first.jsonString('é');
+    const bytes = first.doneBytes();
+    expect(bytes).toEqual(new TextEncoder().encode('abc"é"'));
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    const next = new Utf8Buffer(1000); // takes the array `first` gave back
+    next.ascii('xyz!!!!!');
+    expect(next.doneBytes()).toEqual(new TextEncoder().encode('xyz!!!!!'));
+    expect(new TextDecoder().decode(bytes)).toBe('abc"é"');
+  });
 });

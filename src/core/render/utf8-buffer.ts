@@ -88,12 +88,27 @@ export class Utf8Buffer {
   /** The text written so far, as one string; the buffer must not be used afterwards. */
   done(): string {
     const text = DECODER.decode(this.bytes.subarray(0, this.length));
+    this.release();
+    return text;
+  }
+
+  /**
+   * The bytes written so far, as a new array of exactly that length (a copy: the working array
+   * is reused); the buffer must not be used afterwards.
+   */
+  doneBytes(): Uint8Array {
+    const bytes = this.bytes.slice(0, this.length);
+    this.release();
+    return bytes;
+  }
+
+  /** Gives the working array back as the spare (when worth keeping) and empties the buffer. */
+  private release(): void {
     if (this.capacity <= KEEP_BYTES && (spare === undefined || spare.length < this.capacity))
       spare = this.bytes;
     this.bytes = EMPTY;
     this.capacity = 0;
     this.length = 0;
-    return text;
   }
 }
 

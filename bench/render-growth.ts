@@ -1,0 +1,105 @@
+/**
+ * Linear growth of the renderers: every format on 1 hour and on 10 hours of the same kind of
+ * ASR transcript ({@link makeAsrTranscriptOfHours}); 10 h may take at most {@link GOAL_GROWTH}
+ * times the 1 h time. Compared in CPU time per render (see `cpu-time.ts`: wall-clock ratios
+ * of a 0.1 ms and a 30 ms call mostly measure the machine's load), in interleaved rounds; the
+ * wall-clock medians are printed beside them.
+ * @module
+ */
+
+import { renderTranscript, type TranscriptFormat } from '../src/core/render/index.ts';
+import type { TranscriptDoc } from '../src/core/transcript.ts';
+import { cpuTime } from './cpu-time.ts';
+import { printTable } from './measure.ts';
+import { makeAsrTranscriptOfHours } from './transcript-fixture.ts';
+
+/** Rendering 10 hours may take at most this many times the 1-hour time. */
+const GOAL_GROWTH = 12;
+/** Interleaved rounds (1 h, 10 h, 1 h, 10 h, …); each side's figure is the median of its rounds. */
+const ROUNDS = 3;
+
+const fmt = (ms: number): string => ms.toFixed(3);
+
+function median(xs: readonly number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Times every variant on 1 h and 10 h and prints the table; returns false when a format grows
+ * by more than {@link GOAL_GROWTH}×.
+ */
+export function benchGrowth(variants: readonly (readonly [TranscriptFormat, boolean])[]): boolean {
+  const short = makeAsrTranscriptOfHours(1);
+  const long = makeAsrTranscriptOfHours(10);
+  console.log(
+    `\n### Linear growth: 1 h (${short.segments.length} segments) vs 10 h (${long.segments.length} segments), ` +
+      `CPU ms per render, median of ${ROUNDS} interleaved rounds\n`,
+  );
+  let ok = true;
+  const rows: string[][] = [
+    ['format', 'wordLevel', '1 h ms', '10 h ms', '10 h / 1 h', 'wall 1 h', 'wall 10 h', 'wall ratio', 'goal'],
+  ];
+  for (const [format, wordLevel] of variants) {
+    const options = { wordLevel };
+    const shortCpu: number[] = [];
+    const longCpu: number[] = [];
+    const shortWall: number[] = [];
+    const longWall: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = cpuTime(() => renderTranscript(short, format, options).body, 100);
+      const b = cpuTime(() => renderTranscript(long, format, options).body, 200, 3);
+      shortCpu.push(a.medianMs);
+      longCpu.push(b.medianMs);
+      shortWall.push(a.wallMedianMs);
+      longWall.push(b.wallMedianMs);
+    }
+    const growth = median(longCpu) / median(shortCpu);
+    const met = growth <= GOAL_GROWTH;
+    ok &&= met;
+    rows.push([
+      format,
+      String(wordLevel),
+      fmt(median(shortCpu)),
+      fmt(median(longCpu)),
+      `${growth.toFixed(1)}×`,
+      fmt(median(shortWall)),
+      fmt(median(longWall)),
+      `${(median(longWall) / median(shortWall)).toFixed(1)}×`,
+      met ? `≤ ${GOAL_GROWTH}×` : 'MISSED',
+    ]);
+  }
+  printTable(rows);
+  printReference(short, long);
+  return ok;
+}
+
+/**
+ * What the machine itself gives for 1 h against 10 h, no goal: creating the result string of
+ * a `text` body (51 KiB against 513 KiB: past 128 KiB V8 allocates a large object, about ten
+ * times dearer per byte) and merely reading every segment text (10 h no longer fits in the
+ * CPU caches).
+ */
+function printReference(short: TranscriptDoc, long: TranscriptDoc): void {
+  const decoder = new TextDecoder();
+  const small = new Uint8Array(51 * 1024).fill(0x61);
+  const large = new Uint8Array(513 * 1024).fill(0x61);
+  const read = (doc: TranscriptDoc): string => {
+    let sum = 0;
+    for (const segment of doc.segments)
+      for (let i = 0; i < segment.text.length; i++) sum += segment.text.charCodeAt(i);
+    return String(sum);
+  };
+  const rows: string[][] = [['reference (no goal)', '1 h ms', '10 h ms', '10 h / 1 h']];
+  for (const [name, a, b] of [
+    ['one string from 51 / 513 KiB', () => decoder.decode(small), () => decoder.decode(large)],
+    ['read every segment text', () => read(short), () => read(long)],
+  ] as const) {
+    const oneHour = cpuTime(a, 100).medianMs;
+    const tenHours = cpuTime(b, 150).medianMs;
+    rows.push([name, fmt(oneHour), fmt(tenHours), `${(tenHours / oneHour).toFixed(1)}×`]);
+  }
+  console.log('');
+  printTable(rows);
+}
