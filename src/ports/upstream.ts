@@ -324,6 +324,22 @@ export interface ClientHealth {
   recent_failures: number;
 }
 
+/**
+ * How one YouTube request ended, for the operator's metrics: `ok` (an answer that can be used,
+ * including a truthful "unavailable"), `empty` (a caption URL answered nothing or stalled: the
+ * PO-token gate), `po_token` (a player answer whose caption tracks all need a PO token),
+ * `blocked` (a bot check or a 429), `error` (any other failure: refused, unreadable, 5xx,
+ * unreachable), `timeout` (the caller's deadline ran out first).
+ */
+export type UpstreamOutcome = 'ok' | 'empty' | 'po_token' | 'blocked' | 'error' | 'timeout';
+
+/**
+ * Told of every request an upstream sends, after it ended: the client (`VISIONOS`, `WEB`, …),
+ * the endpoint (`player`, `next`, `browse`, `search`, `captions`, `visitor_id`, …) and the
+ * outcome. It must be cheap and must not throw.
+ */
+export type UpstreamObserver = (client: string, endpoint: string, outcome: UpstreamOutcome) => void;
+
 /** The YouTube data source. */
 export interface Upstream {
   /** Player data of a video: details, playability and caption tracks. */
@@ -385,4 +401,13 @@ export interface Upstream {
    * fakes, leave it out and the operator sees an empty list).
    */
   health?(): ClientHealth[];
+  /**
+   * Start-up work the app's `start()` kicks off without waiting for it (optional): the YouTube
+   * driver fetches its clients' visitorData and keeps it fresh in the background. It MUST NOT
+   * reject (a failed warm-up only means the request path does the work later), MUST be
+   * idempotent, and any timer it leaves MUST NOT keep the process alive.
+   */
+  start?(): Promise<void>;
+  /** Stops what `start()` left running (the app's `close()` calls it). Idempotent. */
+  stop?(): void;
 }

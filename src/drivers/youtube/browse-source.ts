@@ -9,7 +9,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import type * as Up from '../../ports/upstream.ts';
-import type { CallOptions } from './innertube.ts';
+import { type CallOptions, failureOutcome } from './innertube.ts';
 import { type Json, ParseError } from './json.ts';
 import { parseChannel } from './parse-channel.ts';
 import {
@@ -261,13 +261,29 @@ export class BrowseSource {
     return json;
   }
 
-  private get(host: YouTubeHost, path: string, o: Up.UpstreamOptions, origin: boolean): Promise<RawResponse> {
-    const transport = this.deps.tube.transport;
+  /** A GET with the WEB client's headers; the observer hears it as `feed` or `suggestions` (by host). */
+  private async get(
+    host: YouTubeHost,
+    path: string,
+    o: Up.UpstreamOptions,
+    origin: boolean,
+  ): Promise<RawResponse> {
+    const { transport, observe } = this.deps.tube;
+    const endpoint = host === 'suggest' ? 'suggestions' : 'feed';
     const headers: Record<string, string> = { 'Accept-Language': `${this.locale(o).hl}, en;q=0.9` };
     if (this.web.userAgent) headers['User-Agent'] = this.web.userAgent;
     if (origin)
       Object.assign(headers, { Origin: 'https://www.youtube.com', Referer: 'https://www.youtube.com/' });
-    return transport.request('GET', transport.url(host, path), headers, undefined, o.signal);
+    try {
+      const res = await transport.request('GET', transport.url(host, path), headers, undefined, o.signal);
+      // A feed's 404 is the truthful "no such channel".
+      observe(this.web.name, endpoint, res.status === 200 || res.status === 404 ? 'ok' : 'error');
+      return res;
+    } catch (error) {
+      const outcome = failureOutcome(error, o.signal);
+      if (outcome) observe(this.web.name, endpoint, outcome);
+      throw error;
+    }
   }
 }
 

@@ -3,6 +3,9 @@
  * Composition of the video side ({@link VideoSource}), the browse side ({@link BrowseSource}) and
  * the comments ({@link CommentSource}) over one transport; every parse failure becomes
  * `502 upstream_error` with the failing JSON path logged (never a 500, never "no captions").
+ * `start()` (the app's start-up) fetches the player clients' visitorData and keeps it fresh in the
+ * background, so a cold transcript costs the request path two YouTube requests (player and
+ * caption) instead of three; with a PO-token provider it also checks that the provider answers.
  * @module
  */
 import { type BreakerConfig, DEFAULT_BREAKER } from '../../core/client-health.ts';
@@ -11,12 +14,13 @@ import type { Clock } from '../../ports/clock.ts';
 import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
-import type { Upstream } from '../../ports/upstream.ts';
+import type { Upstream, UpstreamObserver } from '../../ports/upstream.ts';
 import { cryptoRandom, silentLogger, systemClock } from '../system.ts';
 import { BrowseSource } from './browse-source.ts';
 import { CommentSource } from './comment-source.ts';
 import { InnerTube } from './innertube.ts';
 import { ParseError } from './json.ts';
+import { PoTokenProvider, potProviderUrl } from './po-token.ts';
 import { DEFAULT_PLAYER_CHAIN, type ProfileOverrides, resolveProfiles } from './profiles.ts';
 import type { SourceDeps } from './source-deps.ts';
 import { Transport } from './transport.ts';
@@ -33,7 +37,10 @@ export interface YouTubeOptions {
    * `tubescribe/bun` or `tubescribe/deno`. Required when `proxies` are set.
    */
   proxyFetch?: ProxyFetch;
-  /** A fetch to use instead of the global one (tests). Ignored when proxies are set. */
+  /**
+   * A fetch to use instead of the global one for YouTube (tests). Ignored when proxies are set.
+   * The PO-token provider is always reached with the global fetch, never through a proxy.
+   */
   fetch?: FetchLike;
   /** Client profile overrides (versions, user agents). */
   clients?: ProfileOverrides;
@@ -61,6 +68,20 @@ export interface YouTubeOptions {
   maxQueueWaitMs?: number;
   /** Cap on a YouTube response body in bytes; past it `upstream_error` (default 16 MiB). */
   maxBodyBytes?: number;
+  /**
+   * A bgutil PO-token provider (`TUBESCRIBE_POT_PROVIDER`, e.g. `http://127.0.0.1:4416`): the
+   * WEB client's PO-gated caption URLs then carry a token. Unset: WEB is a track inventory only.
+   */
+  potProvider?: string;
+  /** Bound on one PO-token provider call, in ms (default 5 s). */
+  potTimeoutMs?: number;
+  /** How long a client's visitorData is used, in ms (default 6 h); refreshed after 80 % of it once started. */
+  visitorTtlMs?: number;
+  /**
+   * Told of every YouTube request after it ended: client, endpoint (`player`, `next`, `browse`,
+   * `search`, `captions`, `visitor_id`, `feed`, `suggestions`, …) and outcome (the app's metrics).
+   */
+  onUpstream?: UpstreamObserver;
   clock?: Clock;
   random?: Random;
   logger?: Logger;
@@ -69,11 +90,16 @@ export interface YouTubeOptions {
 /** The transport behind an upstream, for figures in tests (requests sent). */
 export interface YouTubeUpstream extends Upstream {
   readonly transport: Transport;
+  /** The PO-token provider, when one is configured. */
+  readonly poTokens: PoTokenProvider | undefined;
+  /** Fetches the player clients' visitorData and keeps it fresh until `stop()`; never rejects. */
+  start(): Promise<void>;
+  stop(): void;
 }
 
 /**
- * Creates the YouTube upstream. Throws at once when `proxies` are set without a `proxyFetch`, or
- * when the player chain names an unknown client.
+ * Creates the YouTube upstream. Throws at once when `proxies` are set without a `proxyFetch`,
+ * when the player chain names an unknown client, or when `potProvider` is not an http(s) URL.
  */
 export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpstream {
   const clock = options.clock ?? systemClock;
@@ -100,8 +126,17 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
   const playerChain = options.playerChain ?? DEFAULT_PLAYER_CHAIN;
   for (const name of playerChain)
     if (!profiles[name]) throw new Error(`Unknown YouTube client "${name}" in the player chain.`);
+  const poTokens = options.potProvider
+    ? new PoTokenProvider({
+        url: potProviderUrl(options.potProvider, 'youtube.potProvider (TUBESCRIBE_POT_PROVIDER)'),
+        clock,
+        logger,
+        ...(options.potTimeoutMs !== undefined ? { timeoutMs: options.potTimeoutMs } : {}),
+      })
+    : undefined;
+  const tube = new InnerTube(transport, clock, logger, options.visitorTtlMs, options.onUpstream);
   const deps: SourceDeps = {
-    tube: new InnerTube(transport, clock, logger),
+    tube,
     profiles,
     playerChain,
     logger,
@@ -109,6 +144,7 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
     random,
     breaker: { ...DEFAULT_BREAKER, ...options.clientHealth },
     ...(options.captionTimeoutMs !== undefined ? { captionTimeoutMs: options.captionTimeoutMs } : {}),
+    ...(poTokens ? { pot: poTokens } : {}),
   };
   const video = new VideoSource(deps);
   const browse = new BrowseSource(deps);
@@ -135,8 +171,35 @@ export function createYouTubeUpstream(options: YouTubeOptions = {}): YouTubeUpst
       }
     };
 
+  let started: Promise<void> | undefined;
+  /** visitorData for every player client (each one's player call sends it), then the provider's ping. */
+  const start = (): Promise<void> => {
+    started ??= (async () => {
+      const clients = [...new Set(playerChain)].map((name) => profiles[name]!);
+      const [ready, version] = await Promise.all([
+        tube.keepFresh(clients),
+        poTokens ? poTokens.ping() : Promise.resolve(null),
+      ]);
+      logger.log('info', 'YouTube driver warmed up', { visitorData: ready });
+      if (version === undefined) {
+        logger.log('warn', 'PO-token provider does not answer /ping; WEB captions stay gated until it does');
+      } else if (version !== null) logger.log('info', 'PO-token provider answers', { version });
+    })().catch((error: unknown) => {
+      logger.log('warn', 'YouTube driver warm-up failed; the request path fetches lazily', {
+        error: String(error),
+      });
+    });
+    return started;
+  };
+
   return {
     transport,
+    poTokens,
+    start,
+    stop: () => {
+      started = undefined;
+      tube.stop();
+    },
     player: guard('player', (id, o) => video.player(id, o)),
     captions: guard('captions', (track, o) => video.captions(track, o)),
     videoExtras: guard('videoExtras', (id, o) => video.videoExtras(id, o)),

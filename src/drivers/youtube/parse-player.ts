@@ -14,6 +14,8 @@ export interface PlayerParse {
   data: PlayerData;
   /** Tracks whose URL needs a PO token (`exp=xpe|xpv`): another player client may do better. */
   poTokenTracks: CaptionTrack[];
+  /** Every track, in YouTube's order (usable ones and PO-gated ones): with a PO token at hand. */
+  allTracks: CaptionTrack[];
 }
 
 const YOUTUBE = 'https://www.youtube.com';
@@ -177,7 +179,7 @@ export function parsePlayerResponse(player: unknown, requestedId: string): Playe
   };
   const targets = translationLanguagesOf(response);
   if (targets !== undefined && targets.length > 0) data.translationLanguages = targets;
-  return { data, poTokenTracks: tracks.filter((t) => needsPoToken(t.ref)) };
+  return { data, poTokenTracks: tracks.filter((t) => needsPoToken(t.ref)), allTracks: tracks };
 }
 
 /** {@link parsePlayerResponse} without the tracks that need a PO token. */

@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
 import type { InnerTube } from './innertube.ts';
+import type { PoTokenProvider } from './po-token.ts';
 import type { ClientProfile } from './profiles.ts';
 
 /** Shared dependencies of the two sources. */
@@ -26,4 +27,6 @@ export interface SourceDeps {
   captionTimeoutMs?: number;
   /** The player clients' circuit breakers (default `DEFAULT_BREAKER`). */
   breaker?: BreakerConfig;
+  /** PO tokens for the web clients' gated caption URLs (`TUBESCRIBE_POT_PROVIDER`); none: gated. */
+  pot?: PoTokenProvider;
 }

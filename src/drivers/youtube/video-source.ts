@@ -18,6 +18,11 @@
  * chain skips the client for a while. A client that says "no caption tracks" is confirmed by the
  * next one: only two answers of "none" make a captionless video; an unconfirmed "none" is
  * `upstream_blocked`, never `captions_disabled`.
+ *
+ * With a PO-token provider (`TUBESCRIBE_POT_PROVIDER`, {@link PoTokenProvider}) a web client's
+ * gated tracks are usable: their caption URLs carry `pot`, `potc=1` and `c=<client>`, the token
+ * bound to the video. When the provider cannot give a token, the gated URL is not fetched at all
+ * (it would only stall and answer empty): the download counts as empty and the chain goes on.
  * @module
  */
 
@@ -35,14 +40,16 @@ import type {
   PlayerData,
   TimedText,
   UpstreamOptions,
+  UpstreamOutcome,
   VideoExtras,
 } from '../../ports/upstream.ts';
-import { type JsonAnswer, parseJson } from './innertube.ts';
+import { failureOutcome, type JsonAnswer, parseJson } from './innertube.ts';
 import { at, num, obj, ParseError, str } from './json.ts';
 import { mergeVideoExtras, parseMicroformat } from './parse-microformat.ts';
 import { parseNext } from './parse-next.ts';
-import { type PlayerParse, parsePlayerResponse, timedTextUrl } from './parse-player.ts';
+import { needsPoToken, type PlayerParse, parsePlayerResponse, timedTextUrl } from './parse-player.ts';
 import { BOT_CHECK_RETRY_AFTER, WrongVideoError } from './playability.ts';
+import { withPoToken } from './po-token.ts';
 import type { ClientProfile } from './profiles.ts';
 import type { SourceDeps } from './source-deps.ts';
 
@@ -195,14 +202,30 @@ export class VideoSource {
     const userAgent = (this.deps.profiles[client ?? ''] ?? this.deps.profiles.WEB)?.userAgent;
     const headers: Record<string, string> = { 'Accept-Language': `${hl}, en;q=0.9` };
     if (userAgent) headers['User-Agent'] = userAgent;
-    const url = timedTextUrl(ref, 'json3', transport.origin, o.translateTo);
+    let url = timedTextUrl(ref, 'json3', transport.origin, o.translateTo);
+    const profile = this.deps.profiles[client ?? ''];
+    if (this.deps.pot && profile?.web && needsPoToken(ref)) {
+      const token = await this.deps.pot.token(refVideoId(ref), signal);
+      if (token === undefined) return EMPTY; // the gated URL would only stall, then answer empty
+      url = withPoToken(url, token, profile.name);
+    }
     const timeoutMs = this.deps.captionTimeoutMs ?? CAPTION_TIMEOUT_MS;
     const deadline = withTimeout(signal, timeoutMs);
+    const observe = (outcome: UpstreamOutcome) =>
+      this.deps.tube.observe(client ?? 'unknown', 'captions', outcome);
     try {
       const answer = await transport.request('GET', url, headers, undefined, deadline.signal);
-      return answer.status === 200 ? readTimedText(answer.text) : { kind: 'refused', status: answer.status };
+      const read: TextAnswer =
+        answer.status === 200 ? readTimedText(answer.text) : { kind: 'refused', status: answer.status };
+      observe(read.kind === 'text' ? 'ok' : read.kind === 'empty' ? 'empty' : 'error');
+      return read;
     } catch (error) {
-      if (!deadline.timedOut() || signal?.aborted) throw error;
+      if (!deadline.timedOut() || signal?.aborted) {
+        const outcome = failureOutcome(error, signal);
+        if (outcome) observe(outcome);
+        throw error;
+      }
+      observe('empty'); // a stall: the PO-token gate stalls too
       this.deps.logger.log('info', 'caption download stalled; trying the next client', { client, timeoutMs });
       return EMPTY;
     } finally {
@@ -291,12 +314,15 @@ export class VideoSource {
     if (reel) query.$fields = 'playerResponse';
     const request = profile.web ? { videoId, ...checks } : { videoId, cpn, ...checks };
     const body = reel ? { playerRequest: request, disablePlayerResponse: false } : request;
+    const endpoint = reel ? 'reel/reel_item_watch' : 'player';
+    const observe = (outcome: UpstreamOutcome) => this.deps.tube.observe(profile.name, endpoint, outcome);
     let answer: JsonAnswer;
     try {
-      answer = await this.deps.tube.call(profile, reel ? 'reel/reel_item_watch' : 'player', body, {
+      answer = await this.deps.tube.call(profile, endpoint, body, {
         ...o,
         query,
         visitor: true,
+        observeAnswer: false,
       });
     } catch (error) {
       if (o.signal.aborted || isApiError(error, 'upstream_blocked')) throw error;
@@ -308,16 +334,28 @@ export class VideoSource {
       const status = str(at(answer.json, 'error', 'status')) ?? '';
       const why = status === 'FAILED_PRECONDITION' ? ' (client version outdated?)' : '';
       const message = `YouTube refused player client ${profile.name}: HTTP ${answer.status} ${status}${why}; retry later.`;
+      observe('error');
       return skip(new ApiError('upstream_error', message), RANK.refused);
     }
     try {
-      return { ok: true, parse: parsePlayerResponse(answer.json, videoId) } satisfies Attempt;
+      const parse = this.withTokens(profile, parsePlayerResponse(answer.json, videoId));
+      observe(parse.poTokenTracks.length > 0 ? 'po_token' : 'ok');
+      return { ok: true, parse } satisfies Attempt;
     } catch (error) {
+      observe(
+        isApiError(error, 'upstream_blocked') ? 'blocked' : error instanceof ParseError ? 'error' : 'ok',
+      );
       if (error instanceof ParseError) return skip(error, RANK.unreadable);
       if (isApiError(error, 'video_unavailable')) return skip(error, RANK.unavailable);
       if (isApiError(error, 'upstream_blocked')) return skip(error, RANK.bot);
       throw error;
     }
+  }
+
+  /** A web client's PO-gated tracks count as usable when a PO-token provider is configured. */
+  private withTokens(profile: ClientProfile, parse: PlayerParse): PlayerParse {
+    if (!this.deps.pot || !profile.web || parse.poTokenTracks.length === 0) return parse;
+    return { ...parse, data: { ...parse.data, tracks: parse.allTracks }, poTokenTracks: [] };
   }
 }
 
