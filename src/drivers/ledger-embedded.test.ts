@@ -7,7 +7,7 @@ import { ledgerContract, ledgerFigures } from '../../test/contracts/ledger.ts';
 import { ManualClock } from '../../test/fakes/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import { createUnstorageKv } from './kv-unstorage.ts';
-import { createEmbeddedLedger } from './ledger-embedded.ts';
+import { COMPACT_EVERY, createEmbeddedLedger } from './ledger-embedded.ts';
 import { atomicFsDriver } from './node/kv-fs.ts';
 
 ledgerContract('embedded, in memory', async (clock) => ({ ledger: createEmbeddedLedger({ clock }) }));
@@ -46,6 +46,89 @@ describe('embedded ledger persistence', () => {
     fail = false;
     expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
     expect(await ledger.grant('a', 5, 'g2')).toMatchObject({ applied: true, balance: 15 });
+  });
+});
+
+describe('embedded ledger journal', () => {
+  const mapKv = (store: Map<string, unknown>): KeyValue => ({
+    get: async (k) => structuredClone(store.get(k)) as never,
+    set: async (k, v) => {
+      store.set(k, structuredClone(v));
+    },
+    delete: async (k) => {
+      store.delete(k);
+    },
+    list: async (p) => [...store.keys()].filter((k) => k.startsWith(p)),
+  });
+
+  it('writes one small entry per operation, folds them into account documents, and restarts exact', async () => {
+    const clock = new ManualClock();
+    const store = new Map<string, unknown>();
+    const ledger = createEmbeddedLedger({ clock, kv: mapKv(store) });
+    await ledger.grant('a', 10_000, 'g');
+    const calls = COMPACT_EVERY * 2 + 7;
+    for (let i = 0; i < calls; i++) {
+      await ledger.reserve('a', 2, `r${i}`, 60_000);
+      await (i % 3 === 0 ? ledger.release(`r${i}`) : ledger.commit(`r${i}`));
+    }
+    await ledger.reserve('a', 5, 'open', 60_000);
+    await ledger.credits('a'); // runs after the compactions queued so far
+    const journal = [...store.keys()].filter((k) => k.startsWith('ledger:op:'));
+    expect(journal.length).toBeLessThan(COMPACT_EVERY);
+    expect(store.has('ledger:acct:a')).toBe(true);
+    const expected = await ledger.credits('a');
+    const spent = 2 * (calls - Math.ceil(calls / 3));
+    expect(expected).toEqual({ balance: 10_000 - spent - 5, reserved: 5, spent, granted: 10_000 });
+    const restarted = createEmbeddedLedger({ clock, kv: mapKv(store) });
+    expect(await restarted.credits('a')).toEqual(expected);
+    expect(await restarted.commit('open')).toBe(true);
+    expect(await restarted.grant('a', 1, 'g')).toMatchObject({ applied: false });
+  });
+
+  it('replays only the entries an account document does not include yet (a compaction cut short)', async () => {
+    const clock = new ManualClock();
+    const store = new Map<string, unknown>();
+    const ledger = createEmbeddedLedger({ clock, kv: mapKv(store) });
+    await ledger.grant('a', 100, 'ga');
+    await ledger.grant('b', 100, 'gb');
+    await ledger.reserve('a', 10, 'ra', 60_000);
+    await ledger.reserve('b', 20, 'rb', 60_000);
+    // A compaction that wrote a's document (stamped with the last entry) and then stopped.
+    store.set('ledger:acct:a', {
+      balance: 90,
+      reserved: 10,
+      spent: 0,
+      granted: 100,
+      holds: { ra: { cost: 10, expiresAt: clock.now() + 60_000 } },
+      grants: { ga: 100 },
+      seq: 4,
+    });
+    const restarted = createEmbeddedLedger({ clock, kv: mapKv(store) });
+    expect(await restarted.credits('a')).toEqual({ balance: 90, reserved: 10, spent: 0, granted: 100 });
+    expect(await restarted.credits('b')).toEqual({ balance: 80, reserved: 20, spent: 0, granted: 100 });
+  });
+
+  it('admits and reserves in one step, and reserves nothing for a refused hit', async () => {
+    const ledger = createEmbeddedLedger({ clock: new ManualClock() });
+    await ledger.grant('a', 1, 'g');
+    const rules = [{ limit: 1, window: 60 }];
+    const first = await ledger.admit!('acct:a', rules, {
+      account: 'a',
+      cost: 1,
+      reservationId: 'r1',
+      ttlMs: 1000,
+    });
+    expect(first.decision.allowed).toBe(true);
+    expect(first.reserved).toEqual({ ok: true, balance: 0 });
+    const second = await ledger.admit!('acct:a', rules, {
+      account: 'a',
+      cost: 1,
+      reservationId: 'r2',
+      ttlMs: 1000,
+    });
+    expect(second.decision.allowed).toBe(false);
+    expect(second.reserved).toBeUndefined();
+    expect(await ledger.credits('a')).toEqual({ balance: 0, reserved: 1, spent: 0, granted: 1 });
   });
 });
 

@@ -4,33 +4,33 @@
  * on the same storage keeps every balance, hold and grant.
  *
  * Persistence layout (all under `prefix`):
- * - `acct:<account>` — one document per account holding its counters, its open holds and the
- *   idempotency keys of its grants. Every credit operation rewrites exactly one such document,
- *   so a crash can never persist half of an operation.
+ * - credits: one journal entry per operation (`op:<seq>`), folded into one document per account
+ *   (`acct:<account>`) every {@link COMPACT_EVERY} entries (`ledger-journal.ts`): no call
+ *   rewrites a whole account document, and a crash never persists half of an operation.
  * - `rl:<window key>` — rate-limit windows of an hour or longer (shorter ones are kept in memory
  *   only: they are over within a minute), `once:<key>`, `ctr:<key>` — with their TTLs.
  *
- * Not shared between processes: two processes on one folder are refused by the CLI's lock.
+ * Broadcasts ({@link Ledger.broadcast}) reach the listeners of this ledger at once: it is never
+ * shared between processes (two processes on one folder are refused by the CLI's lock).
  * @module
  */
 import { evaluateHit, windowKey, windowOf } from '../core/ratelimit.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../ports/ledger.ts';
+import {
+  type AccountDoc,
+  type AccountState,
+  applyOp,
+  compact,
+  emptyAccount,
+  fromDoc,
+  type Op,
+  opKey,
+} from './ledger-journal.ts';
 
-interface Hold {
-  cost: number;
-  expiresAt: number;
-}
-
-interface AccountDoc {
-  balance: number;
-  reserved: number;
-  spent: number;
-  granted: number;
-  holds: Record<string, Hold>;
-  grants: Record<string, number>;
-}
+/** Journal entries between two compactions. */
+export const COMPACT_EVERY = 256;
 
 interface Expiring {
   value: number;
@@ -48,15 +48,6 @@ export interface EmbeddedLedgerOptions {
   persistWindowsFrom?: number;
 }
 
-const emptyAccount = (): AccountDoc => ({
-  balance: 0,
-  reserved: 0,
-  spent: 0,
-  granted: 0,
-  holds: {},
-  grants: {},
-});
-
 /**
  * Creates the embedded ledger. Its persisted state is loaded before the first operation runs
  * (every operation waits for it); a failed load rejects that operation and is tried again by
@@ -67,27 +58,43 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   const prefix = options.prefix ?? 'ledger:';
   const persistFrom = options.persistWindowsFrom ?? 3600;
 
-  const accounts = new Map<string, AccountDoc>();
+  const accounts = new Map<string, AccountState>();
   const holdOwner = new Map<string, string>(); // reservation id → account
   const grantOwner = new Map<string, string>(); // grant idempotency key → account
   const recent = new Map<string, { result: ReserveResult; expiresAt: number }>(); // reserve idempotency
   const expiring = new Map<string, Expiring>(); // rl:, once:, ctr: entries
+  const listeners: ((message: string) => void)[] = [];
+  let seq = 0; // the last journal entry written
+  const journal: number[] = []; // entries not folded yet
+  const dirty = new Set<string>(); // accounts they touch
 
   async function load(): Promise<void> {
     if (!kv) return;
+    const ops: Op[] = [];
     for (const key of await kv.list(prefix)) {
       const name = key.slice(prefix.length);
       if (name.startsWith('acct:')) {
         const doc = await kv.get<AccountDoc>(key);
-        if (!doc) continue;
-        const account = name.slice(5);
-        accounts.set(account, doc);
-        for (const id of Object.keys(doc.holds)) holdOwner.set(id, account);
-        for (const g of Object.keys(doc.grants)) grantOwner.set(g, account);
+        if (doc) accounts.set(name.slice(5), fromDoc(doc));
+      } else if (name.startsWith('op:')) {
+        const op = await kv.get<Op>(key);
+        if (op) ops.push(op);
       } else {
         const entry = await kv.get<Expiring>(key);
         if (entry) expiring.set(name, entry);
       }
+    }
+    for (const op of ops.sort((a, b) => a.s - b.s)) {
+      const state = stateOf(op.a);
+      if (op.s > state.seq) applyOp(state, op);
+      journal.push(op.s);
+      dirty.add(op.a);
+      seq = Math.max(seq, op.s);
+    }
+    for (const [account, state] of accounts) {
+      seq = Math.max(seq, state.seq);
+      for (const id of state.holds.keys()) holdOwner.set(id, account);
+      for (const g of state.grants.keys()) grantOwner.set(g, account);
     }
   }
 
@@ -100,6 +107,8 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
       },
       (error: unknown) => {
         for (const map of [accounts, holdOwner, grantOwner, expiring]) map.clear();
+        journal.length = 0;
+        dirty.clear();
         loading = undefined;
         throw error;
       },
@@ -115,10 +124,36 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
     return run;
   }
 
-  /** Persists `doc` for `account`, then makes it the live state (a failed write changes nothing). */
-  async function saveAccount(account: string, doc: AccountDoc): Promise<void> {
-    if (kv) await kv.set(`${prefix}acct:${account}`, doc);
-    accounts.set(account, doc);
+  function stateOf(account: string): AccountState {
+    let state = accounts.get(account);
+    if (!state) {
+      state = emptyAccount();
+      accounts.set(account, state);
+    }
+    return state;
+  }
+
+  /** Persists `op` as one journal entry, then applies it (a failed write changes nothing). */
+  async function record(op: Op): Promise<void> {
+    if (kv) {
+      await kv.set(opKey(prefix, op.s), op);
+      journal.push(op.s);
+      dirty.add(op.a);
+      if (journal.length >= COMPACT_EVERY) {
+        // Folded between two operations; a failure keeps the journal, to be folded next time.
+        void serial(async () => {
+          const seqs = journal.splice(0);
+          const touched = new Set(dirty);
+          dirty.clear();
+          await compact(kv, prefix, accounts, touched, seqs, seq).catch(() => {
+            journal.unshift(...seqs);
+            for (const account of touched) dirty.add(account);
+          });
+        });
+      }
+    }
+    seq = op.s;
+    applyOp(stateOf(op.a), op);
   }
 
   async function saveExpiring(name: string, entry: Expiring, persist: boolean): Promise<void> {
@@ -136,54 +171,65 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
     return entry;
   }
 
-  const copy = (doc: AccountDoc): AccountDoc => ({
-    ...doc,
-    holds: { ...doc.holds },
-    grants: { ...doc.grants },
-  });
-
   async function settle(reservationId: string, spend: boolean): Promise<boolean> {
     const account = holdOwner.get(reservationId);
-    const current = account === undefined ? undefined : accounts.get(account);
-    const hold = current?.holds[reservationId];
-    if (account === undefined || !current || !hold) return false;
-    const doc = copy(current);
-    delete doc.holds[reservationId];
-    doc.reserved -= hold.cost;
-    if (spend) doc.spent += hold.cost;
-    else doc.balance += hold.cost;
-    await saveAccount(account, doc);
+    if (account === undefined || !accounts.get(account)?.holds.has(reservationId)) return false;
+    await record({ s: seq + 1, a: account, k: spend ? 'commit' : 'release', id: reservationId });
     holdOwner.delete(reservationId);
     return true;
+  }
+
+  async function reserve(account: string, cost: number, reservationId: string, ttlMs: number) {
+    const now = clock.now();
+    const seen = recent.get(reservationId);
+    if (seen && seen.expiresAt > now) return seen.result;
+    const balance = accounts.get(account)?.balance ?? 0;
+    if (holdOwner.has(reservationId) || balance < cost) return { ok: false, balance };
+    await record({ s: seq + 1, a: account, k: 'reserve', id: reservationId, c: cost, x: now + ttlMs });
+    holdOwner.set(reservationId, account);
+    const result = { ok: true, balance: balance - cost };
+    recent.set(reservationId, { result, expiresAt: now + ttlMs });
+    return result;
+  }
+
+  async function hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision> {
+    const now = clock.now();
+    const names = rules.map((rule, i) => windowKey(bucket, i, rule, now));
+    const decision = evaluateHit(
+      names.map((name) => live(name, now)?.value),
+      rules,
+      now,
+    );
+    if (decision.allowed) {
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i]!;
+        const name = names[i]!;
+        const persist = rule.window === 'utc-day' || rule.window >= persistFrom;
+        const value = (live(name, now)?.value ?? 0) + 1;
+        const entry = expiring.get(name);
+        // A window kept in memory only is counted in place (no new object per hit).
+        if (!persist && entry && entry.expiresAt > now) entry.value = value;
+        else await saveExpiring(name, { value, expiresAt: windowOf(rule, now).end }, persist);
+      }
+    }
+    return decision;
   }
 
   return {
     credits(account: string): Promise<AccountCredits> {
       return serial(() => {
-        const doc = accounts.get(account) ?? emptyAccount();
-        return { balance: doc.balance, reserved: doc.reserved, spent: doc.spent, granted: doc.granted };
+        const state = accounts.get(account) ?? emptyAccount();
+        return {
+          balance: state.balance,
+          reserved: state.reserved,
+          spent: state.spent,
+          granted: state.granted,
+        };
       });
     },
 
     reserve(account, cost, reservationId, ttlMs): Promise<ReserveResult> {
-      return serial(async () => {
-        const now = clock.now();
-        const seen = recent.get(reservationId);
-        if (seen && seen.expiresAt > now) return seen.result;
-        const current = accounts.get(account) ?? emptyAccount();
-        if (holdOwner.has(reservationId) || current.balance < cost) {
-          return { ok: false, balance: current.balance };
-        }
-        const doc = copy(current);
-        doc.balance -= cost;
-        doc.reserved += cost;
-        doc.holds[reservationId] = { cost, expiresAt: now + ttlMs };
-        await saveAccount(account, doc);
-        holdOwner.set(reservationId, account);
-        const result = { ok: true, balance: doc.balance };
-        recent.set(reservationId, { result, expiresAt: now + ttlMs });
-        return result;
-      });
+      return serial(() => reserve(account, cost, reservationId, ttlMs));
     },
 
     commit(reservationId): Promise<boolean> {
@@ -196,38 +242,33 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
 
     grant(account, amount, idempotencyKey) {
       return serial(async () => {
-        const current = accounts.get(account) ?? emptyAccount();
-        if (grantOwner.has(idempotencyKey)) return { applied: false, balance: current.balance };
-        const doc = copy(current);
-        doc.balance += amount;
-        doc.granted += amount;
-        doc.grants[idempotencyKey] = amount;
-        await saveAccount(account, doc);
+        const balance = accounts.get(account)?.balance ?? 0;
+        if (grantOwner.has(idempotencyKey)) return { applied: false, balance };
+        await record({ s: seq + 1, a: account, k: 'grant', id: idempotencyKey, c: amount });
         grantOwner.set(idempotencyKey, account);
-        return { applied: true, balance: doc.balance };
+        return { applied: true, balance: balance + amount };
       });
     },
 
     hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision> {
+      return serial(() => hit(bucket, rules));
+    },
+
+    admit(bucket, rules, reservation) {
       return serial(async () => {
-        const now = clock.now();
-        const names = rules.map((rule, i) => windowKey(bucket, i, rule, now));
-        const decision = evaluateHit(
-          names.map((name) => live(name, now)?.value),
-          rules,
-          now,
-        );
-        if (decision.allowed) {
-          for (let i = 0; i < rules.length; i++) {
-            const rule = rules[i]!;
-            const name = names[i]!;
-            const persist = rule.window === 'utc-day' || rule.window >= persistFrom;
-            const value = (live(name, now)?.value ?? 0) + 1;
-            await saveExpiring(name, { value, expiresAt: windowOf(rule, now).end }, persist);
-          }
-        }
-        return decision;
+        const decision = await hit(bucket, rules);
+        if (!decision.allowed) return { decision };
+        const { account, cost, reservationId, ttlMs } = reservation;
+        return { decision, reserved: await reserve(account, cost, reservationId, ttlMs) };
       });
+    },
+
+    async broadcast(message) {
+      for (const listener of listeners) listener(message);
+    },
+
+    onBroadcast(listener) {
+      listeners.push(listener);
     },
 
     consumeOnce(key, ttlMs) {
@@ -257,7 +298,7 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
         const now = clock.now();
         let released = 0;
         for (const [id, account] of [...holdOwner]) {
-          const hold = accounts.get(account)?.holds[id];
+          const hold = accounts.get(account)?.holds.get(id);
           if (hold && hold.expiresAt <= now && (await settle(id, false))) released++;
         }
         for (const [name, entry] of expiring) if (entry.expiresAt <= now) expiring.delete(name);

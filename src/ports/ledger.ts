@@ -48,6 +48,21 @@ export interface AccountCredits {
   granted: number;
 }
 
+/** A reservation made together with an admission ({@link Ledger.admit}). */
+export interface AdmitReservation {
+  account: string;
+  cost: number;
+  reservationId: string;
+  ttlMs: number;
+}
+
+/** The outcome of a {@link Ledger.admit}. */
+export interface AdmitResult {
+  decision: RateDecision;
+  /** The reservation's outcome; absent when the hit was refused (nothing was reserved then). */
+  reserved?: ReserveResult;
+}
+
 /**
  * Everything that must be atomic: credits, rate limits, one-time tokens and counters.
  *
@@ -94,6 +109,30 @@ export interface Ledger {
    * every rule's window if all admit it, and in none otherwise.
    */
   hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision>;
+
+  /**
+   * Optional fusion of {@link Ledger.hit} and {@link Ledger.reserve} (one round trip instead of
+   * two): counts the hit, and only when it is allowed, makes the reservation. MUST behave exactly
+   * as `hit(bucket, rules)` followed, when allowed, by `reserve(...)`.
+   */
+  admit?(bucket: string, rules: readonly RateRule[], reservation: AdmitReservation): Promise<AdmitResult>;
+
+  /**
+   * Optional: tells every instance sharing this ledger (this one included) about a change that
+   * invalidates what they keep in memory (a revoked key, an account's new plan). Resolves once the
+   * message has reached every listener that was listening when it was sent. A ledger shared
+   * between processes that cannot broadcast must not have this method (nothing is then cached).
+   */
+  broadcast?(message: string): Promise<void>;
+
+  /** Optional, with {@link Ledger.broadcast}: calls `listener` with every broadcast message. */
+  onBroadcast?(listener: (message: string) => void): void;
+
+  /**
+   * Optional, with {@link Ledger.broadcast}: resolves once every broadcast that already reached
+   * this process has been handed to the listeners (none is left waiting in a socket buffer).
+   */
+  caughtUp?(): Promise<void>;
 
   /** Returns true for exactly one caller per `key` within `ttlMs`; every other caller gets false. */
   consumeOnce(key: string, ttlMs: number): Promise<boolean>;

@@ -4,7 +4,8 @@
  * Storage (KeyValue): `account:<id>` (plan, email, key ids), `apikey:<sha256>` (the key's record;
  * only the digest of a key is ever stored), `keyid:<id>` (digest and state, for revocation),
  * `email:<account key>` (one account per address). Credits live in the Ledger.
- * Keys are looked up on every request (never cached), so a revocation holds at once everywhere.
+ * Callers of known keys are kept in memory ({@link PrincipalCache}); a revocation or a plan change
+ * is announced to every instance before it answers, so it still holds at once everywhere.
  * @module
  */
 import { apiKeyDigest, generateApiKey, isWellFormedApiKey, keyHint, newId } from '../core/api-keys.ts';
@@ -22,6 +23,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Ledger } from '../ports/ledger.ts';
 import type { Random } from '../ports/random.ts';
+import { accountChanged, keyChanged, PrincipalCache } from './principal-cache.ts';
 
 /** Key scopes (decisions.md). */
 export const SCOPES = ['transcripts:read', 'transcripts:stream', 'data:read', 'admin'] as const;
@@ -107,7 +109,11 @@ export interface AccountView {
 
 /** Accounts and keys. */
 export class Accounts {
-  constructor(private readonly deps: AccountsDeps) {}
+  private readonly principals: PrincipalCache<Principal>;
+
+  constructor(private readonly deps: AccountsDeps) {
+    this.principals = new PrincipalCache(deps.ledger);
+  }
 
   /**
    * Creates a key, on the account of `email` when one exists (one account per address), else on a
@@ -124,6 +130,7 @@ export class Accounts {
     if (input.plan !== undefined) planOf(this.deps.plans, input.plan);
     const now = new Date(clock.now()).toISOString();
     const existingId = input.emailKey ? await kv.get<string>(`email:${input.emailKey}`) : undefined;
+    let planChanged = false;
     let account = existingId ? await kv.get<AccountRecord>(`account:${existingId}`) : undefined;
     if (!account) {
       account = {
@@ -133,8 +140,9 @@ export class Accounts {
         keys: [],
       };
       if (input.email !== undefined) account.email = input.email;
-    } else if (input.plan !== undefined) {
+    } else if (input.plan !== undefined && input.plan !== account.plan) {
       account.plan = input.plan;
+      planChanged = true;
     }
     const apiKey = generateApiKey(random);
     const digest = await apiKeyDigest(apiKey);
@@ -149,6 +157,7 @@ export class Accounts {
     account.keys.push(keyId);
     // The key becomes usable only with its last write, after the account exists.
     await kv.set(`account:${account.account_id}`, account);
+    if (planChanged) await this.principals.announce(accountChanged(account.account_id));
     if (input.emailKey) await kv.set(`email:${input.emailKey}`, account.account_id);
     await kv.set<KeyIdRecord>(`keyid:${keyId}`, { digest, account_id: account.account_id });
     await kv.set(`apikey:${digest}`, record);
@@ -161,17 +170,22 @@ export class Accounts {
 
   /** The caller behind `rawKey`: `invalid_api_key` for malformed, unknown or revoked keys. */
   async authenticate(rawKey: string): Promise<Principal> {
+    const known = await this.principals.get(rawKey);
+    if (known) return known;
     if (!isWellFormedApiKey(rawKey)) throw new ApiError('invalid_api_key', 'The API key is not valid.');
+    const generation = this.principals.generation;
     const record = await this.deps.kv.get<KeyRecord>(`apikey:${await apiKeyDigest(rawKey)}`);
     if (!record) throw new ApiError('invalid_api_key', 'The API key is not valid or was revoked.');
     const account = await this.deps.kv.get<AccountRecord>(`account:${record.account_id}`);
     if (!account) throw new ApiError('invalid_api_key', 'The API key is not valid or was revoked.');
-    return {
+    const principal: Principal = {
       accountId: account.account_id,
       keyId: record.key_id,
       scopes: record.scopes,
       plan: this.planFor(account),
     };
+    this.principals.set(rawKey, principal, generation);
+    return principal;
   }
 
   /** Revokes a key at once; `key_not_found` when there is no such key. */
@@ -179,6 +193,7 @@ export class Accounts {
     const ref = await this.deps.kv.get<KeyIdRecord>(`keyid:${keyId}`);
     if (!ref) throw new ApiError('key_not_found', `No key with id ${keyId}.`);
     await this.deps.kv.delete(`apikey:${ref.digest}`);
+    await this.principals.announce(keyChanged(keyId));
     if (!ref.revoked_at) {
       await this.deps.kv.set<KeyIdRecord>(`keyid:${keyId}`, {
         ...ref,
@@ -229,6 +244,7 @@ export class Accounts {
     if (input.pack !== undefined && account.plan !== this.deps.planAssignment.afterPack) {
       account.plan = this.deps.planAssignment.afterPack;
       await this.deps.kv.set(`account:${accountId}`, account);
+      await this.principals.announce(accountChanged(accountId));
     }
     return { credits: result.balance, plan: account.plan, applied: result.applied };
   }

@@ -5,10 +5,13 @@
  *   once, counter); a script runs alone on the server, so no two instances interleave.
  * - Time comes from Redis (`TIME`) inside the scripts, so application clocks cannot skew windows
  *   or expiries. Tests may inject a clock instead (`clock`), which is then passed to every script.
- * - Keys are hash-tagged: all credit keys share `{<prefix>c}` (a reservation, its account and the
- *   grant keys must change together); each rate-limit bucket has its own tag, and one-time keys
- *   and counters are single keys. Every key a script touches is declared, so it runs on a
- *   Redis Cluster.
+ * - Keys are hash-tagged: all credit keys and the rate-limit windows share `{<prefix>c}` (a
+ *   reservation, its account and the grant keys must change together, and an admission counts
+ *   the hit and reserves in one script); one-time keys and counters are single keys. Every key a
+ *   script touches is declared, so it runs on a Redis Cluster.
+ * - Round trips: a charged call costs two, admission with reservation (`admit`) and commit (the
+ *   instance that reserved remembers the hold's account, so settling needs no lookup first).
+ * - Broadcasts are Redis pub/sub on `<prefix>broadcast` (`broadcast.ts`).
  * - Logical expiries (holds, one-time keys, counters, windows) are stored with the values and
  *   checked against the script's time; Redis TTLs only clean up.
  * @module
@@ -17,6 +20,11 @@ import type { Redis } from 'ioredis';
 import { evaluateHit } from '../../core/ratelimit.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../../ports/ledger.ts';
+import { RedisBroadcast } from './broadcast.ts';
+import { ADMIT, CONSUME_ONCE, COUNTER, GRANT, HIT, RESERVE, Script, SETTLE } from './ledger-scripts.ts';
+
+/** Reservations this instance made and has not settled yet, remembered at most (see `mine`). */
+const REMEMBERED_HOLDS = 100_000;
 
 /** Options of {@link createRedisLedger}. */
 export interface RedisLedgerOptions {
@@ -28,141 +36,6 @@ export interface RedisLedgerOptions {
   clock?: Clock;
   /** Close the client on `close()`. */
   owned?: boolean;
-}
-
-/** Returns the script's notion of now (ms): the injected one, or Redis TIME. */
-const NOW = `
-local now = tonumber(ARGV[1])
-if now == nil or now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-`;
-
-/** KEYS: account, holds, holdExpiry, idempotency. ARGV: now, account, cost, id, ttlMs. */
-const RESERVE = `${NOW}
-local seen = redis.call('GET', KEYS[4])
-if seen then return seen end
-local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
-local cost = tonumber(ARGV[3])
-if redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 or balance < cost then
-  return '0|' .. balance
-end
-local ttl = tonumber(ARGV[5])
--- 0 - cost, not -cost: Lua's -0 is not an integer to HINCRBY.
-redis.call('HINCRBY', KEYS[1], 'balance', 0 - cost)
-redis.call('HINCRBY', KEYS[1], 'reserved', cost)
-redis.call('HSET', KEYS[2], ARGV[4], ARGV[2] .. '|' .. cost)
-redis.call('ZADD', KEYS[3], now + ttl, ARGV[4])
-local result = '1|' .. (balance - cost)
-redis.call('SET', KEYS[4], result, 'PX', ttl)
-return result
-`;
-
-/** KEYS: account, holds, holdExpiry. ARGV: now, id, account, spend (1/0). */
-const SETTLE = `
-local hold = redis.call('HGET', KEYS[2], ARGV[2])
-if not hold then return 0 end
-local sep = string.find(hold, '|', 1, true)
-if string.sub(hold, 1, sep - 1) ~= ARGV[3] then return 0 end
-local cost = tonumber(string.sub(hold, sep + 1))
-redis.call('HDEL', KEYS[2], ARGV[2])
-redis.call('ZREM', KEYS[3], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
-if ARGV[4] == '1' then
-  redis.call('HINCRBY', KEYS[1], 'spent', cost)
-else
-  redis.call('HINCRBY', KEYS[1], 'balance', cost)
-end
-return 1
-`;
-
-/** KEYS: account, grants. ARGV: now, account, amount, key. */
-const GRANT = `
-if redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then
-  return '0|' .. (redis.call('HGET', KEYS[1], 'balance') or '0')
-end
-redis.call('HSET', KEYS[2], ARGV[4], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'granted', tonumber(ARGV[3]))
-return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
-`;
-
-/**
- * KEYS: one hash per rule ({start, count}). ARGV: now, then per rule: limit, window length in
- * ms (0 = the UTC day). Counts the hit in every rule or none; returns now and the counts before.
- */
-const HIT = `${NOW}
-local n = #KEYS
-local counts = {}
-local starts = {}
-local ends = {}
-local allowed = true
-for i = 1, n do
-  local limit = tonumber(ARGV[2 * i])
-  local length = tonumber(ARGV[2 * i + 1])
-  if length == 0 then length = 86400000 end
-  local start = now - (now % length)
-  starts[i] = start
-  ends[i] = start + length
-  local stored = redis.call('HMGET', KEYS[i], 'start', 'count')
-  local count = 0
-  if tonumber(stored[1]) == start then count = tonumber(stored[2]) or 0 end
-  counts[i] = count
-  if count + 1 > limit then allowed = false end
-end
-if allowed then
-  for i = 1, n do
-    redis.call('HSET', KEYS[i], 'start', starts[i], 'count', counts[i] + 1)
-    redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
-  end
-end
-local out = { now }
-for i = 1, n do out[i + 1] = counts[i] end
-return out
-`;
-
-/** KEYS: the key. ARGV: now, ttlMs. 1 for the first caller within the lifetime. */
-const CONSUME_ONCE = `${NOW}
-local expiry = tonumber(redis.call('GET', KEYS[1]) or '0')
-if expiry > now then return 0 end
-local ttl = tonumber(ARGV[2])
-redis.call('SET', KEYS[1], now + ttl, 'PX', ttl)
-return 1
-`;
-
-/** KEYS: the counter ({value, expires}). ARGV: now, by, ttlMs. The new value. */
-const COUNTER = `${NOW}
-local stored = redis.call('HMGET', KEYS[1], 'value', 'expires')
-local value = 0
-local expires = tonumber(stored[2])
-if expires ~= nil and expires > now then value = tonumber(stored[1]) or 0 else expires = nil end
-local by = tonumber(ARGV[2])
-if by == 0 then return value end
-if expires == nil then expires = now + tonumber(ARGV[3]) end
-value = value + by
-redis.call('HSET', KEYS[1], 'value', value, 'expires', expires)
-redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
-return value
-`;
-
-/** A Lua script run by SHA, loaded (again) when Redis does not know it. */
-class Script {
-  private sha: string | undefined;
-  constructor(
-    private readonly client: Redis,
-    private readonly lua: string,
-  ) {}
-
-  async run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    this.sha ??= (await this.client.script('LOAD', this.lua)) as string;
-    try {
-      return await this.client.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-      this.sha = (await this.client.script('LOAD', this.lua)) as string;
-      return this.client.evalsha(this.sha, keys.length, ...keys, ...args);
-    }
-  }
 }
 
 const pair = (value: unknown): [boolean, number] => {
@@ -179,7 +52,22 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const holdExpiry = `${credits}:hold-expiry`;
   const grants = `${credits}:grants`;
   const account = (id: string) => `${credits}:acct:${id}`;
+  const windowKeys = (bucket: string, rules: readonly RateRule[]) =>
+    rules.map((rule, i) => `${credits}:rl:${bucket}:${i}:${rule.window === 'utc-day' ? 'd' : rule.window}`);
+  const ruleArgs = (rules: readonly RateRule[]): (string | number)[] => {
+    const args: (string | number)[] = [now()];
+    for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
+    return args;
+  };
+  /** Reservation id → account, for the reservations this instance made (settling skips a lookup). */
+  const mine = new Map<string, string>();
+  const remember = (reservationId: string, id: string) => {
+    if (mine.size >= REMEMBERED_HOLDS) mine.clear(); // only costs the lookup
+    mine.set(reservationId, id);
+  };
+  const broadcast = new RedisBroadcast(client, `${prefix}broadcast`);
   const scripts = {
+    admit: new Script(client, ADMIT),
     reserve: new Script(client, RESERVE),
     settle: new Script(client, SETTLE),
     grant: new Script(client, GRANT),
@@ -190,13 +78,18 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const now = (): number => options.clock?.now() ?? -1;
 
   async function settle(reservationId: string, spend: boolean): Promise<boolean> {
-    const hold = await client.hget(holds, reservationId);
-    if (!hold) return false;
-    const owner = hold.slice(0, hold.lastIndexOf('|'));
+    let owner = mine.get(reservationId);
+    if (owner === undefined) {
+      const hold = await client.hget(holds, reservationId);
+      if (!hold) return false;
+      owner = hold.slice(0, hold.lastIndexOf('|'));
+    }
+    // The script checks the hold's owner itself: a stale memory settles nothing.
     const done = await scripts.settle.run(
       [account(owner), holds, holdExpiry],
       [now(), reservationId, owner, spend ? 1 : 0],
     );
+    mine.delete(reservationId);
     return Number(done) === 1;
   }
 
@@ -230,6 +123,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
           [now(), id, cost, reservationId, Math.max(1, Math.round(ttlMs))],
         ),
       );
+      if (ok) remember(reservationId, id);
       return { ok, balance };
     },
 
@@ -244,13 +138,30 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision> {
-      const tag = `{${prefix}rl:${bucket}}`;
-      const keys = rules.map((rule, i) => `${tag}:${i}:${rule.window === 'utc-day' ? 'd' : rule.window}`);
-      const args: (string | number)[] = [now()];
-      for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
-      const [at, ...counts] = (await scripts.hit.run(keys, args)) as number[];
+      const [at, ...counts] = (await scripts.hit.run(windowKeys(bucket, rules), ruleArgs(rules))) as number[];
       return evaluateHit(counts.map(Number), rules, Number(at));
     },
+
+    async admit(bucket, rules, { account: id, cost, reservationId, ttlMs }) {
+      const keys = [
+        ...windowKeys(bucket, rules),
+        account(id),
+        holds,
+        holdExpiry,
+        `${credits}:reserved:${reservationId}`,
+      ];
+      const args = [...ruleArgs(rules), id, cost, reservationId, Math.max(1, Math.round(ttlMs))];
+      const [at, reservation, ...counts] = (await scripts.admit.run(keys, args)) as (number | string)[];
+      const decision = evaluateHit(counts.map(Number), rules, Number(at));
+      if (!reservation) return { decision };
+      const [ok, balance] = pair(reservation);
+      if (ok) remember(reservationId, id);
+      return { decision, reserved: { ok, balance } };
+    },
+
+    broadcast: (message) => broadcast.publish(message),
+    onBroadcast: (listener) => broadcast.listen(listener),
+    caughtUp: () => broadcast.caughtUp(),
 
     async consumeOnce(key, ttlMs) {
       return (
@@ -273,6 +184,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async close() {
+      await broadcast.close();
       if (options.owned) await client.quit().catch(() => client.disconnect());
     },
   };

@@ -98,6 +98,7 @@ export async function openRedisStorage(
     kv,
     ledger,
     async close() {
+      await ledger.close?.(); // its broadcast subscriber; the client is closed here
       await Promise.allSettled([ledgerClient.quit(), kvClient.quit()]);
     },
   };

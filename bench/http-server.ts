@@ -1,0 +1,105 @@
+/**
+ * One server of the HTTP benchmark, run in its own process (`bench/http.ts` starts it, so the load
+ * generator never shares an event loop with the server it measures). Runs under Node
+ * (`node --import tsx bench/http-server.ts …`) and under Bun (`bun bench/http-server.ts …`).
+ *
+ * Arguments: `tubescribe <memory|redis> [redisUrl prefix]` starts tubescribe through the runtime's
+ * adapter with a funded key and a warm cache; `hono <answersJsonFile>` starts a bare Hono app
+ * serving the recorded answers (same bytes, same headers) on the runtime's usual server. Either
+ * prints one JSON line `{ "url", "key" }` on stdout once it listens, and stops on SIGTERM or when
+ * stdin closes.
+ */
+import { readFileSync } from 'node:fs';
+import { Hono } from 'hono';
+import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
+import { openRedisStorage } from '../src/drivers/redis/storage.ts';
+import { silentLogger } from '../src/drivers/system.ts';
+import type { AppOptions } from '../src/options.ts';
+
+/** A recorded answer: path → status, headers and body (base64). */
+interface Recorded {
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+
+async function startTubescribe(storage: string, redisUrl?: string, prefix?: string) {
+  let storageOptions: Pick<AppOptions, 'kv' | 'ledger'> = {};
+  let closeStorage = async () => {};
+  if (storage === 'redis') {
+    const opened = await openRedisStorage(redisUrl ?? 'redis://127.0.0.1:6379', { prefix: prefix ?? 'tsb:' });
+    storageOptions = { kv: opened.kv, ledger: opened.ledger };
+    closeStorage = () => opened.close();
+  }
+  const app: AppOptions = {
+    logger: silentLogger,
+    adminToken: ADMIN,
+    plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },
+    limits: { reconcileIntervalMs: 0 },
+    upstream: createFixturesUpstream('fixtures/demo'),
+    ...storageOptions,
+  };
+  const adapter = isBun
+    ? await import('../adapters/bun/index.ts')
+    : await import('../adapters/node/index.ts');
+  const running = await adapter.serve({ port: 0, app });
+  const res = await fetch(`${running.url}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits: 1_000_000_000, plan: 'bench' }),
+  });
+  if (res.status !== 201) throw new Error(`bench key creation failed: ${res.status}`);
+  const key = ((await res.json()) as { api_key: string }).api_key;
+  return {
+    url: running.url,
+    key,
+    close: async () => {
+      await running.close();
+      await closeStorage();
+    },
+  };
+}
+
+async function startHono(answersFile: string) {
+  const answers = JSON.parse(readFileSync(answersFile, 'utf8')) as Recorded[];
+  const app = new Hono();
+  for (const answer of answers) {
+    const body = new Uint8Array(Buffer.from(answer.body, 'base64'));
+    const [path] = answer.path.split('?');
+    app.get(path!, (c) => c.body(body, answer.status as 200, answer.headers));
+  }
+  if (isBun) {
+    const bun = (globalThis as { Bun?: { serve(o: object): { port: number; stop(): void } } }).Bun!;
+    const server = bun.serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    return { url: `http://127.0.0.1:${server.port}`, key: '', close: async () => server.stop() };
+  }
+  const { serve } = await import('@hono/node-server');
+  return new Promise<{ url: string; key: string; close: () => Promise<void> }>((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        key: '',
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    );
+  });
+}
+
+const [kind, arg1, arg2, arg3] = process.argv.slice(2);
+const server = kind === 'hono' ? await startHono(arg1!) : await startTubescribe(arg1!, arg2, arg3);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.close().catch(() => {});
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.stdin.on('end', stop);
+process.stdin.on('close', stop);
+process.stdin.resume();
+process.stdout.write(`${JSON.stringify({ url: server.url, key: server.key })}\n`);

@@ -1,0 +1,291 @@
+/**
+ * HTTP benchmark (issue 14): a cached transcript (segments JSON and SRT) through tubescribe's
+ * runtime adapter over a real socket, next to a bare Hono app on the same runtime's server
+ * answering the identical bytes and headers. autocannon (programmatic API, 50 connections) loads
+ * each server in turn, interleaved, for several repetitions; the figures are the ratios of
+ * requests per second (tubescribe / bare Hono, same format, same repetition) and the p50/p99
+ * latencies, each as min / median / max over the repetitions.
+ *
+ * Every server runs in its own process (`bench/http-server.ts`) and autocannon in this one, so
+ * the load generator never steals the measured server's event loop. Node: tubescribe on memory
+ * storage and on Redis storage (skipped without Redis) against `@hono/node-server`. Bun (spawned
+ * as `npx -y bun@1.4.5`): the same against `Bun.serve`; skipped with a notice when Bun cannot start.
+ * Goals (median over the repetitions): ≥ 0.5× bare Hono on memory storage, ≥ 0.4× on Redis, and
+ * p99 ≤ 3× Hono's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { printTable } from './measure.ts';
+import { redisAnswers } from './setup.ts';
+
+/** What this bench reads of autocannon's result (the package ships no types). */
+interface AutocannonResult {
+  errors: number;
+  non2xx: number;
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const CONNECTIONS = 50;
+const SECONDS = 2;
+const REPETITIONS = 3;
+const BUN = ['-y', 'bun@1.4.5'];
+const ROUTES = {
+  segments: '/v1/transcripts?video_id=rCAS2eD-mcw&format=segments',
+  srt: '/v1/transcripts?video_id=rCAS2eD-mcw&format=srt',
+} as const;
+type Format = keyof typeof ROUTES;
+const FORMATS = Object.keys(ROUTES) as Format[];
+/** Headers that belong to the connection or the moment, not to the answer. */
+const TRANSIENT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+interface Server {
+  name: string;
+  url: string;
+  key: string;
+  child: ChildProcess;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** Starts `bench/http-server.ts` with `args` under `runtime`; resolves once it printed its address. */
+function startServer(name: string, runtime: 'node' | 'bun', args: string[]): Promise<Server> {
+  const script = 'bench/http-server.ts';
+  const child =
+    runtime === 'node'
+      ? spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn('npx', [...BUN, script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within 120 s`)), 120_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(new Error(`${error.message}\n${err.slice(-2000)}`));
+    };
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}`)));
+    child.on('error', (error) => fail(error));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const { url, key } = JSON.parse(line) as { url: string; key: string };
+      resolve({ name, url, key, child });
+    });
+  });
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.stdin!.end();
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+}
+
+const auth = (server: Server): Record<string, string> =>
+  server.key ? { authorization: `Bearer ${server.key}` } : {};
+
+/** One autocannon run against `server`'s `path`; throws on errors or non-2xx answers. */
+async function load(server: Server, path: string, seconds = SECONDS): Promise<Run> {
+  const result = await autocannon({
+    url: server.url + path,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: auth(server),
+  });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`${server.name} ${path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** The answers of `server` for every route (status, headers without transient ones, body). */
+async function record(server: Server): Promise<object[]> {
+  const answers: object[] = [];
+  for (const format of FORMATS) {
+    const res = await fetch(server.url + ROUTES[format], { headers: auth(server) });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`${server.name} answered ${res.status}: ${body}`);
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      if (!TRANSIENT.has(name)) headers[name] = value;
+    });
+    answers.push({ path: ROUTES[format], status: res.status, headers, body: body.toString('base64') });
+  }
+  return answers;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const spread = (xs: readonly number[], digits: number): string => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[0]!.toFixed(digits)} / ${median(s).toFixed(digits)} / ${s.at(-1)!.toFixed(digits)}`;
+};
+
+/**
+ * Measures `contenders` against `baseline` on every format, interleaved, and prints the table.
+ * Returns whether every goal is met.
+ */
+async function compare(
+  baseline: Server,
+  contenders: readonly { server: Server; goal: number }[],
+): Promise<boolean> {
+  const all = [baseline, ...contenders.map((c) => c.server)];
+  for (const server of all) for (const format of FORMATS) await load(server, ROUTES[format], 1); // warm-up
+  const runs = new Map<string, Run[]>();
+  for (let rep = 0; rep < REPETITIONS; rep++) {
+    for (const format of FORMATS) {
+      // Alternate the order so neither side always runs right after the other.
+      const order = rep % 2 === 0 ? all : [...all].reverse();
+      for (const server of order) {
+        const id = `${server.name}|${format}`;
+        runs.set(id, [...(runs.get(id) ?? []), await load(server, ROUTES[format])]);
+      }
+    }
+  }
+  const rows: string[][] = [
+    ['server, format', 'req/s ratio min/med/max', 'p50 ms min/med/max', 'p99 ms min/med/max', 'p99 / Hono'],
+  ];
+  let ok = true;
+  for (const format of FORMATS) {
+    const base = runs.get(`${baseline.name}|${format}`)!;
+    rows.push([
+      `${baseline.name}, ${format} (${median(base.map((r) => r.rps)).toFixed(0)} req/s)`,
+      '1',
+      spread(
+        base.map((r) => r.p50),
+        0,
+      ),
+      spread(
+        base.map((r) => r.p99),
+        0,
+      ),
+      '1',
+    ]);
+    for (const { server, goal } of contenders) {
+      const mine = runs.get(`${server.name}|${format}`)!;
+      const ratios = mine.map((r, i) => r.rps / base[i]!.rps);
+      const p99Ratios = mine.map((r, i) => r.p99 / Math.max(1, base[i]!.p99));
+      const met = median(ratios) >= goal && median(p99Ratios) <= 3;
+      ok &&= met;
+      rows.push([
+        `${server.name}, ${format} (${median(mine.map((r) => r.rps)).toFixed(0)} req/s)`,
+        `${spread(ratios, 2)} (goal ≥ ${goal})${met ? '' : ' MISSED'}`,
+        spread(
+          mine.map((r) => r.p50),
+          0,
+        ),
+        spread(
+          mine.map((r) => r.p99),
+          0,
+        ),
+        `${spread(p99Ratios, 1)} (goal ≤ 3)`,
+      ]);
+    }
+  }
+  printTable(rows);
+  return ok;
+}
+
+/** Runs one runtime's comparison: tubescribe (memory, Redis when it answers) vs bare Hono. */
+async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefined): Promise<boolean> {
+  const prefix = `tsbench-http:${process.pid}:${runtime}:${Date.now().toString(36)}:`;
+  const servers: Server[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'tubescribe-bench-http-'));
+  try {
+    const memory = await startServer(`tubescribe/${runtime} memory`, runtime, ['tubescribe', 'memory']);
+    servers.push(memory);
+    const contenders = [{ server: memory, goal: 0.5 }];
+    if (redisUrl) {
+      const redis = await startServer(`tubescribe/${runtime} redis`, runtime, [
+        'tubescribe',
+        'redis',
+        redisUrl,
+        prefix,
+      ]);
+      servers.push(redis);
+      contenders.push({ server: redis, goal: 0.4 });
+    }
+    const answers = join(dir, 'answers.json');
+    writeFileSync(answers, JSON.stringify(await record(memory)));
+    const hono = await startServer(`hono/${runtime}`, runtime, ['hono', answers]);
+    servers.push(hono);
+    return await compare(hono, contenders);
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    rmSync(dir, { recursive: true, force: true });
+    if (redisUrl) await deleteKeys(redisUrl, prefix);
+  }
+}
+
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await client.quit();
+  }
+}
+
+/** Whether `npx -y bun@…` starts (it may need to be downloaded first). */
+function bunStarts(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', [...BUN, '--version'], { stdio: 'ignore' });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(false);
+    }, 120_000);
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0);
+    });
+  });
+}
+
+/** Runs the HTTP benchmark; false when a goal is missed. */
+export async function benchHttp(): Promise<boolean> {
+  console.log(
+    `\n## HTTP: a cached transcript through tubescribe vs bare Hono (autocannon, ${CONNECTIONS} connections, ` +
+      `${SECONDS} s per run, ${REPETITIONS} interleaved repetitions; servers in their own processes)\n`,
+  );
+  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  const redisUrl = (await redisAnswers(url)) ? url : undefined;
+  if (!redisUrl) console.log(`Redis storage SKIPPED: no Redis answers at ${url}.`);
+  console.log('### Node\n');
+  let ok = await runtimeSection('node', redisUrl);
+  console.log('\n### Bun\n');
+  if (await bunStarts()) ok = (await runtimeSection('bun', redisUrl)) && ok;
+  else console.log('SKIPPED: Bun could not be started (npx -y bun@1.4.5).');
+  return ok;
+}

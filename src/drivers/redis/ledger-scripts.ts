@@ -1,0 +1,180 @@
+/**
+ * The Lua scripts of the Redis Ledger (`ledger.ts`), one per atomic operation, and how they are
+ * run (by SHA, loaded again when Redis forgot them). Time comes from Redis `TIME` unless the
+ * caller passes one (`ARGV[1]` ≥ 0). Every key a script touches is declared in KEYS.
+ * @module
+ */
+import type { Redis } from 'ioredis';
+
+/** Returns the script's notion of now (ms): the injected one, or Redis TIME. */
+const NOW: string = `
+local now = tonumber(ARGV[1])
+if now == nil or now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+/**
+ * A reservation (Lua function): keys account, holds, holdExpiry, idempotency; the account id,
+ * cost, reservation id and lifetime. Returns `ok|balance`.
+ */
+const RESERVE_FN: string = `
+local function reserve(kAccount, kHolds, kExpiry, kSeen, now, account, cost, id, ttl)
+  local stored = redis.call('HMGET', kAccount, 'balance', 'reserved')
+  local balance = tonumber(stored[1] or '0')
+  if balance < cost or redis.call('HEXISTS', kHolds, id) == 1 then
+    return redis.call('GET', kSeen) or ('0|' .. balance)
+  end
+  local result = '1|' .. (balance - cost)
+  -- Idempotency: the first reservation under this id wins; a repeat answers its result.
+  local seen = redis.call('SET', kSeen, result, 'NX', 'PX', ttl, 'GET')
+  if seen then return seen end
+  redis.call('HSET', kAccount, 'balance', balance - cost, 'reserved', tonumber(stored[2] or '0') + cost)
+  redis.call('HSET', kHolds, id, account .. '|' .. cost)
+  redis.call('ZADD', kExpiry, now + ttl, id)
+  return result
+end
+`;
+
+/** KEYS: account, holds, holdExpiry, idempotency. ARGV: now, account, cost, id, ttlMs. */
+export const RESERVE: string = `${NOW}${RESERVE_FN}
+return reserve(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
+`;
+
+/** KEYS: account, holds, holdExpiry. ARGV: now, id, account, spend (1/0). */
+export const SETTLE: string = `
+local hold = redis.call('HGET', KEYS[2], ARGV[2])
+if not hold then return 0 end
+local sep = string.find(hold, '|', 1, true)
+if string.sub(hold, 1, sep - 1) ~= ARGV[3] then return 0 end
+local cost = tonumber(string.sub(hold, sep + 1))
+redis.call('HDEL', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
+if ARGV[4] == '1' then
+  redis.call('HINCRBY', KEYS[1], 'spent', cost)
+else
+  redis.call('HINCRBY', KEYS[1], 'balance', cost)
+end
+return 1
+`;
+
+/** KEYS: account, grants. ARGV: now, account, amount, key. */
+export const GRANT: string = `
+if redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then
+  return '0|' .. (redis.call('HGET', KEYS[1], 'balance') or '0')
+end
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'granted', tonumber(ARGV[3]))
+return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
+`;
+
+/**
+ * A rate-limit hit (Lua function) over the first `n` KEYS (one hash per rule: {start, count}),
+ * rule i's limit and window length (ms, 0 = the UTC day) at ARGV[2i], ARGV[2i + 1]. Counts the
+ * hit in every rule or none; returns whether it was allowed and the counts before.
+ */
+const HIT_FN: string = `
+local function hit(n, now)
+  local counts = {}
+  local starts = {}
+  local ends = {}
+  local allowed = true
+  for i = 1, n do
+    local limit = tonumber(ARGV[2 * i])
+    local length = tonumber(ARGV[2 * i + 1])
+    if length == 0 then length = 86400000 end
+    local start = now - (now % length)
+    starts[i] = start
+    ends[i] = start + length
+    local stored = redis.call('HMGET', KEYS[i], 'start', 'count')
+    local count = 0
+    if tonumber(stored[1]) == start then count = tonumber(stored[2]) or 0 end
+    counts[i] = count
+    if count + 1 > limit then allowed = false end
+  end
+  if allowed then
+    for i = 1, n do
+      redis.call('HSET', KEYS[i], 'start', starts[i], 'count', counts[i] + 1)
+      redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
+    end
+  end
+  return allowed, counts
+end
+`;
+
+/**
+ * KEYS: one hash per rule. ARGV: now, then per rule: limit, window length in ms (0 = the UTC
+ * day). Returns now and the counts before.
+ */
+export const HIT: string = `${NOW}${HIT_FN}
+local n = #KEYS
+local _, counts = hit(n, now)
+local out = { now }
+for i = 1, n do out[i + 1] = counts[i] end
+return out
+`;
+
+/**
+ * A hit and, when allowed, a reservation, in one step. KEYS: one hash per rule, then account,
+ * holds, holdExpiry, idempotency. ARGV: now, per rule: limit, length; then account, cost, id,
+ * ttlMs. Returns now, the reservation's `ok|balance` ('' when refused), and the counts before.
+ */
+export const ADMIT: string = `${NOW}${HIT_FN}${RESERVE_FN}
+local n = #KEYS - 4
+local allowed, counts = hit(n, now)
+local reserved = ''
+if allowed then
+  local a = 2 * n + 2
+  reserved = reserve(KEYS[n + 1], KEYS[n + 2], KEYS[n + 3], KEYS[n + 4], now,
+    ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], tonumber(ARGV[a + 3]))
+end
+local out = { now, reserved }
+for i = 1, n do out[i + 2] = counts[i] end
+return out
+`;
+
+/** KEYS: the key. ARGV: now, ttlMs. 1 for the first caller within the lifetime. */
+export const CONSUME_ONCE: string = `${NOW}
+local expiry = tonumber(redis.call('GET', KEYS[1]) or '0')
+if expiry > now then return 0 end
+local ttl = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], now + ttl, 'PX', ttl)
+return 1
+`;
+
+/** KEYS: the counter ({value, expires}). ARGV: now, by, ttlMs. The new value. */
+export const COUNTER: string = `${NOW}
+local stored = redis.call('HMGET', KEYS[1], 'value', 'expires')
+local value = 0
+local expires = tonumber(stored[2])
+if expires ~= nil and expires > now then value = tonumber(stored[1]) or 0 else expires = nil end
+local by = tonumber(ARGV[2])
+if by == 0 then return value end
+if expires == nil then expires = now + tonumber(ARGV[3]) end
+value = value + by
+redis.call('HSET', KEYS[1], 'value', value, 'expires', expires)
+redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
+return value
+`;
+
+/** A Lua script run by SHA, loaded (again) when Redis does not know it. */
+export class Script {
+  private sha: string | undefined;
+  constructor(
+    private readonly client: Redis,
+    private readonly lua: string,
+  ) {}
+
+  async run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    this.sha ??= (await this.client.script('LOAD', this.lua)) as string;
+    try {
+      return await this.client.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
+      this.sha = (await this.client.script('LOAD', this.lua)) as string;
+      return this.client.evalsha(this.sha, keys.length, ...keys, ...args);
+    }
+  }
+}
