@@ -7,6 +7,7 @@ export const entries: Record<string, string> = {
   bun: 'adapters/bun/index.ts',
   deno: 'adapters/deno/index.ts',
   redis: 'src/redis.ts',
+  client: 'src/client/index.ts',
   cli: 'src/cli/main.ts',
 };
 
@@ -22,6 +23,7 @@ export default defineConfig({
       bun: entries.bun!,
       deno: entries.deno!,
       redis: entries.redis!,
+      client: entries.client!,
     },
   },
   clean: true,

@@ -15,6 +15,7 @@ function layerOf(path) {
   if (p.startsWith('src/http/')) return 'http';
   if (p.startsWith('src/drivers/')) return 'drivers';
   if (p.startsWith('src/cli/')) return 'cli';
+  if (p.startsWith('src/client/')) return 'client';
   if (p === 'src/errors.ts') return 'errors';
   if (p.startsWith('src/')) return 'root';
   if (p.startsWith('adapters/')) return 'adapters';
@@ -31,6 +32,8 @@ const allowed = {
   drivers: ['drivers', 'core', 'ports', 'errors'],
   root: ['root', 'http', 'services', 'drivers', 'core', 'ports', 'errors'],
   cli: ['cli', 'root', 'services', 'drivers', 'core', 'ports', 'errors', 'adapters'],
+  // The typed client (`tubescribe/client`) stands alone: it runs in browsers too.
+  client: ['client'],
   adapters: ['root', 'http', 'services', 'drivers', 'core', 'ports', 'errors', 'adapters'],
 };
 
@@ -44,6 +47,7 @@ const packages = {
   drivers: ['unstorage', 'ofetch', 'ioredis', 'bullmq', 'nodemailer', 'disposable-domains', 'node:'],
   root: [],
   cli: ['node:'],
+  client: ['openapi-fetch'],
   adapters: ['@hono/node-server', 'undici', 'node:'],
 };
 

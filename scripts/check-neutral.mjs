@@ -31,7 +31,9 @@ const guard = {
 };
 
 await build({
-  entryPoints: [`${root}src/index.ts`],
+  // The main entry and the typed client (`tubescribe/client`, which browsers load too).
+  entryPoints: [`${root}src/index.ts`, `${root}src/client/index.ts`],
+  outdir: `${root}dist-neutral-check`,
   bundle: true,
   write: false,
   platform: 'neutral',
@@ -50,4 +52,4 @@ if (offenders.length > 0) {
   );
   process.exit(1);
 }
-console.log('check-neutral: ok (src/index.ts bundles for a neutral platform)');
+console.log('check-neutral: ok (src/index.ts and src/client/index.ts bundle for a neutral platform)');

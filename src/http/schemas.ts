@@ -14,18 +14,37 @@ import { oneOf, text } from './validate.ts';
 /** A video ID or any YouTube video URL → the 11-character ID (`invalid_video_id` otherwise). */
 export const videoId: v.GenericSchema<string, string> = v.pipe(
   v.string('expected a video ID or URL'),
+  v.metadata({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'An 11-character video ID, or a YouTube video URL (watch, youtu.be, shorts, embed, live)',
+    examples: ['rCAS2eD-mcw'],
+  }),
   v.transform((s) => parseVideoId(s)),
 ) as v.GenericSchema<string, string>;
 
 /** A playlist ID or URL → the ID (`invalid_playlist_id` otherwise). */
 export const playlistId: v.GenericSchema<string, string> = v.pipe(
   v.string('expected a playlist ID or URL'),
+  v.metadata({
+    minLength: 2,
+    maxLength: 2048,
+    description: 'A playlist ID (PL…, UU…, OLAK5uy_…) or a percent-encoded playlist URL',
+    examples: ['PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI'],
+  }),
   v.transform((s) => parsePlaylistId(s)),
 ) as v.GenericSchema<string, string>;
 
 /** A channel `UC…` ID, `@handle` or URL → a locator (`invalid_channel_id` otherwise). */
 export const channel: v.GenericSchema<string, ChannelLocator> = v.pipe(
   v.string('expected a channel ID, @handle or URL'),
+  v.metadata({
+    minLength: 2,
+    maxLength: 2048,
+    description:
+      'A channel ID (UC + 22 characters), an @handle (3 to 30 characters after the @) or a percent-encoded channel URL',
+    examples: ['UCuAXFkgsw1L7xaCfnd5JJOw', '@YouTube'],
+  }),
   v.transform((s) => parseChannel(s)),
 ) as v.GenericSchema<string, ChannelLocator>;
 
@@ -78,11 +97,27 @@ export const languageCsv: v.GenericSchema<string, string[]> = v.pipe(
 ) as v.GenericSchema<string, string[]>;
 
 /** An opaque cursor. */
-export const cursor: v.GenericSchema<string, string> = text(8192, 'a cursor');
+export const cursor: v.GenericSchema<string, string> = v.pipe(
+  v.string('expected a cursor'),
+  v.metadata({
+    minLength: 1,
+    maxLength: 8192,
+    pattern: '^\\s*[A-Za-z0-9_-]+\\s*$',
+    description: "Opaque: a previous page's `next_cursor`",
+  }),
+  text(8192, 'a cursor'),
+) as v.GenericSchema<string, string>;
 
 /** `gl` (country) and `hl` (language) hints. */
 export const countryCode: v.GenericSchema<string, string> = v.pipe(
   v.string('expected a two-letter country code'),
+  v.metadata({
+    minLength: 2,
+    maxLength: 2,
+    pattern: '^[A-Za-z]{2}$',
+    description: 'Country hint (ISO 3166-1 alpha-2)',
+    examples: ['US'],
+  }),
   v.check((s) => /^[A-Za-z]{2}$/.test(s), 'expected a two-letter country code'),
   v.transform((s) => s.toUpperCase()),
 ) as v.GenericSchema<string, string>;
@@ -90,6 +125,13 @@ export const countryCode: v.GenericSchema<string, string> = v.pipe(
 /** An interface language hint. */
 export const uiLanguage: v.GenericSchema<string, string> = v.pipe(
   v.string('expected a language code'),
+  v.metadata({
+    minLength: 2,
+    maxLength: 12,
+    pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})?$',
+    description: 'Interface language hint',
+    examples: ['en'],
+  }),
   v.check(
     (s) => /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})?$/.test(s),
     'expected a language code like en or pt-BR',

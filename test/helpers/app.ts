@@ -1,6 +1,7 @@
 /**
  * An app under test: in-memory storage, a manual clock, seeded randomness, a silent logger and a
- * fake (or given) upstream; plus helpers to create keys and read credits.
+ * fake (or given) upstream; plus helpers to create keys and read credits. Every 2xx answer is
+ * validated against the route's declared response schema.
  */
 
 import { nodeClientAddress } from '../../adapters/node/client-address.ts';
@@ -10,6 +11,7 @@ import type { AppOptions } from '../../src/options.ts';
 import { ManualClock } from '../fakes/clock.ts';
 import { SeededRandom } from '../fakes/random.ts';
 import { FakeUpstream } from '../fakes/upstream.ts';
+import { installResponseCheck } from './response-check.ts';
 
 export const ADMIN = 'admin-token-for-tests-0123456789';
 
@@ -52,6 +54,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...appOptions,
     limits: { reconcileIntervalMs: 0, ...appOptions.limits },
   });
+  // Every 2xx answer is checked against its route's declared response (see response-check.ts).
+  installResponseCheck(ts);
   await ts.start();
   const call = (path: string, init: RequestInit & { key?: string } = {}) => {
     const { key, ...rest } = init;

@@ -8,7 +8,15 @@ import { ApiError } from '../../errors.ts';
 import { isScope, SCOPES, type Scope } from '../../services/accounts.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
-import type { AnySchema } from '../validate.ts';
+import {
+  ACCOUNT_ID_PATTERN,
+  accountSchema,
+  accountViewSchema,
+  createdKeySchema,
+  grantSchema,
+  KEY_ID_PATTERN,
+  upstreamHealthSchema,
+} from '../schemas-account.ts';
 
 const credits = v.pipe(
   v.number('expected a whole number of credits'),
@@ -37,20 +45,12 @@ const grantBody = v.pipe(
   v.check((b) => (b.amount === undefined) !== (b.pack === undefined), 'send exactly one of amount or pack'),
 );
 
-/** The 200 body of `GET /admin/upstream`: the YouTube player clients' circuit breakers. */
-export const upstreamHealthSchema: AnySchema = v.object({
-  clients: v.array(
-    v.object({
-      name: v.string(),
-      state: v.picklist(['closed', 'open', 'half_open']),
-      last_success_at: v.nullable(v.string()),
-      recent_failures: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    }),
-  ),
+const accountParams = v.object({
+  account_id: v.pipe(v.string(), v.metadata({ pattern: ACCOUNT_ID_PATTERN.source }), v.maxLength(80)),
 });
-
-const accountParams = v.object({ account_id: v.pipe(v.string(), v.maxLength(80)) });
-const keyParams = v.object({ key_id: v.pipe(v.string(), v.maxLength(80)) });
+const keyParams = v.object({
+  key_id: v.pipe(v.string(), v.metadata({ pattern: KEY_ID_PATTERN.source }), v.maxLength(80)),
+});
 
 /** `GET /v1/account` and the admin routes. */
 export function accountRoutes({ services, settings }: RouteDeps): Route[] {
@@ -65,6 +65,7 @@ export function accountRoutes({ services, settings }: RouteDeps): Route[] {
       operation: () => 'account',
       response: {
         description: '{account_id, credits, plan, limits:{requests_per_second, requests_per_day}}',
+        schema: accountSchema,
       },
       errors: [],
       handle: async (_input, ctx) => ({ json: await services.accounts.me(ctx.principal!) }),
@@ -76,7 +77,11 @@ export function accountRoutes({ services, settings }: RouteDeps): Route[] {
       summary: 'Create an API key (on a new account, or on the account of `email`)',
       auth: 'admin',
       body: createKeyBody,
-      response: { status: 201, description: '{api_key, key_id, account_id, credits, plan}' },
+      response: {
+        status: 201,
+        description: '{api_key, key_id, account_id, credits, plan}',
+        schema: createdKeySchema,
+      },
       errors: [400, 403],
       handle: async (input) => {
         const b = input.body;
@@ -110,7 +115,7 @@ export function accountRoutes({ services, settings }: RouteDeps): Route[] {
       summary: 'An account with its credits, plan and keys',
       auth: 'admin',
       params: accountParams,
-      response: { description: '{account_id, credits, plan, keys:[…]}' },
+      response: { description: '{account_id, credits, plan, keys:[…]}', schema: accountViewSchema },
       errors: [403, 404],
       handle: async (input) => ({ json: await services.accounts.view(input.params.account_id) }),
     }),
@@ -124,7 +129,7 @@ export function accountRoutes({ services, settings }: RouteDeps): Route[] {
       auth: 'admin',
       params: accountParams,
       body: grantBody,
-      response: { description: '{credits, plan}' },
+      response: { description: '{credits, plan}', schema: grantSchema },
       errors: [400, 403, 404],
       handle: async (input, ctx) => {
         const header = ctx.c.req.header('idempotency-key')?.trim();

@@ -11,9 +11,10 @@ import type { TranscriptFormat } from '../../core/render/index.ts';
 import { ApiError } from '../../errors.ts';
 import type { RunnableTask } from '../../services/batches.ts';
 import type { RouteDeps } from '../context.ts';
+import { mountPrefix } from '../public-url.ts';
 import { defineRoute, type Reply, type Route } from '../route.ts';
 import { format, languageList, trackPolicy, translateTo } from '../schemas.ts';
-import { batchJobSchema } from '../schemas-batch.ts';
+import { BATCH_ID_PATTERN, batchAcceptedSchema, batchJobSchema, batchSyncSchema } from '../schemas-batch.ts';
 import { oneOf, queryBoolean } from '../validate.ts';
 
 const task = v.object({
@@ -48,7 +49,9 @@ const body = v.object({
   ),
 });
 
-const params = v.object({ id: v.pipe(v.string(), v.maxLength(80)) });
+const params = v.object({
+  id: v.pipe(v.string(), v.metadata({ pattern: BATCH_ID_PATTERN.source }), v.maxLength(80)),
+});
 
 /** The runnable tasks of a validated body. */
 function tasksOf(input: v.InferOutput<typeof body>): RunnableTask[] {
@@ -85,7 +88,7 @@ function recordReply(record: BatchJobRecord, status = 200): Reply {
 }
 
 /** The batch routes. */
-export function batchRoutes({ services }: RouteDeps): Route[] {
+export function batchRoutes({ services, settings }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -107,8 +110,15 @@ export function batchRoutes({ services }: RouteDeps): Route[] {
       operation: () => 'batch_status',
       response: {
         status: 202,
-        description: 'The job record (or, with wait=true, the synchronous result)',
-        schema: batchJobSchema,
+        description: 'The job record without `results` (poll it at `Location`)',
+        schema: batchAcceptedSchema,
+        alternatives: [
+          {
+            status: 200,
+            description: 'With `wait=true` (at most 10 tasks): the synchronous result',
+            schema: batchSyncSchema,
+          },
+        ],
       },
       errors: [400, 402, 403, 409],
       ownDeadline: true,
@@ -124,7 +134,7 @@ export function batchRoutes({ services }: RouteDeps): Route[] {
           }
           const { result, charged } = await services.batches.runSync(
             ctx.principal!,
-            ctx.requestId,
+            ctx.reservationId,
             tasks,
             input.body.concurrency,
             ctx.call.signal,
@@ -139,10 +149,16 @@ export function batchRoutes({ services }: RouteDeps): Route[] {
         const key = idempotencyKey(ctx.c.req.header('idempotency-key'));
         if (key !== undefined) submission.idempotencyKey = key;
         const { record } = await services.batchJobs.submit(ctx.principal!, submission);
-        const reply = recordReply(record, 202);
+        // The 202 is the record without `results` (decisions.md): they are polled at Location.
+        const { results: _results, ...accepted } = record;
         return {
-          ...reply,
-          headers: { ...('headers' in reply ? reply.headers : {}), Location: `/v1/batch/${record.id}` },
+          json: accepted,
+          status: 202,
+          headers: {
+            ...(record.completed_at === null ? { 'Retry-After': '1' } : {}),
+            // Relative unless a public URL is configured; the mount prefix included.
+            Location: `${settings.publicUrl ?? mountPrefix(ctx.c)}/v1/batch/${record.id}`,
+          },
         };
       },
     }),

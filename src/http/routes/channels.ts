@@ -7,6 +7,12 @@ import * as v from 'valibot';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
 import { channel, cursorOf, localeOf, localeQuery, pageQuery } from '../schemas.ts';
+import {
+  channelLatestSchema,
+  channelPlaylistPageSchema,
+  channelProfileSchema,
+  channelVideoPageSchema,
+} from '../schemas-lists.ts';
 import { oneOf } from '../validate.ts';
 
 const params = v.object({ id: channel });
@@ -43,6 +49,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
             : 'channel_shorts_page',
       response: {
         description: 'channel_id, channel_title, videos, has_more, next_cursor, continuation (alias)',
+        schema: channelVideoPageSchema,
       },
       errors,
       handle: async (input, ctx) => {
@@ -67,7 +74,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       query: v.object({ ...localeQuery }),
       operations: ['channel'],
       operation: () => 'channel',
-      response: { description: 'The channel profile' },
+      response: { description: 'The channel profile', schema: channelProfileSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.channels.profile(input.params.id, {
@@ -87,7 +94,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       params,
       operations: ['channel_latest'],
       operation: () => 'channel_latest',
-      response: { description: 'channel_id and videos' },
+      response: { description: 'channel_id and videos', schema: channelLatestSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.channels.latest(input.params.id, ctx.call);
@@ -108,7 +115,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       query: v.object({ ...pageQuery, ...localeQuery }),
       operations: ['channel_playlists_page'],
       operation: () => 'channel_playlists_page',
-      response: { description: 'playlists, has_more, next_cursor' },
+      response: { description: 'playlists, has_more, next_cursor', schema: channelPlaylistPageSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.channels.playlists(input.params.id, cursorOf(input.query), {

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
 import { cursorOf, localeOf, localeQuery, pageQuery, videoId } from '../schemas.ts';
-import type { AnySchema } from '../validate.ts';
+import { commentsPageSchema } from '../schemas-videos.ts';
 import { oneOf } from '../validate.ts';
 
 const params = v.object({ id: videoId });
@@ -17,36 +17,6 @@ const query = v.object({
   sort_by: v.optional(oneOf(['top', 'newest'] as const), 'top'),
 });
 const errors = [400, 403, 404, 502, 503, 504];
-
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const comment = v.object({
-  comment_id: v.string(),
-  text: v.pipe(v.string(), v.description('Plain text: emoji and line breaks kept, links as their text')),
-  author: v.string(),
-  author_channel_id: v.nullable(v.string()),
-  author_thumbnail: v.nullable(v.string()),
-  is_verified: v.boolean(),
-  is_creator: v.boolean(),
-  like_count: v.pipe(count, v.description('Approximate: YouTube rounds large counts')),
-  like_count_text: v.string(),
-  reply_count: count,
-  published_text: v.string(),
-  is_pinned: v.boolean(),
-  is_hearted: v.boolean(),
-  is_edited: v.boolean(),
-  replies_cursor: v.optional(
-    v.pipe(v.string(), v.description("Pass as `cursor` to this route for the comment's replies")),
-  ),
-  parent_id: v.optional(v.pipe(v.string(), v.description('On a reply: the comment it answers'))),
-});
-
-/** The 200 body of the comments route. */
-export const commentsPageSchema: AnySchema = v.object({
-  video_id: v.string(),
-  comments: v.array(comment),
-  has_more: v.boolean(),
-  next_cursor: v.nullable(v.string()),
-});
 
 /** The comment routes. */
 export function commentRoutes({ services }: RouteDeps): Route[] {

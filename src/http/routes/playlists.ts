@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
 import { cursorOf, localeOf, localeQuery, pageQuery, playlistId } from '../schemas.ts';
+import { playlistPageSchema, playlistVideosSchema } from '../schemas-lists.ts';
 
 const params = v.object({ id: playlistId });
 const query = v.object({ ...pageQuery, ...localeQuery });
@@ -34,7 +35,7 @@ export function playlistRoutes({ services }: RouteDeps): Route[] {
       query,
       operations: ['playlist_page'],
       operation: () => 'playlist_page',
-      response: { description: 'A playlist page' },
+      response: { description: 'A playlist page', schema: playlistPageSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await page(input, ctx);
@@ -52,7 +53,10 @@ export function playlistRoutes({ services }: RouteDeps): Route[] {
       query,
       operations: ['playlist_page'],
       operation: () => 'playlist_page',
-      response: { description: 'playlist_id, title, videos, has_more, next_cursor (null when done)' },
+      response: {
+        description: 'playlist_id, title, videos, has_more, next_cursor (null when done)',
+        schema: playlistVideosSchema,
+      },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await page(input, ctx);

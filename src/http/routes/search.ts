@@ -7,6 +7,7 @@ import type { SearchFilters } from '../../ports/upstream.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
 import { localeOf, localeQuery, pageQuery } from '../schemas.ts';
+import { searchSchema, suggestionsSchema } from '../schemas-lists.ts';
 import { oneOf, queryInteger, text } from '../validate.ts';
 
 const searchQuery = v.object({
@@ -46,6 +47,7 @@ export function searchRoutes({ services }: RouteDeps): Route[] {
       operation: () => 'search_page',
       response: {
         description: 'query, total_results (items in this response), results, has_more, next_cursor',
+        schema: searchSchema,
       },
       errors: [400, 502, 503, 504],
       handle: async (input, ctx) => {
@@ -73,7 +75,7 @@ export function searchRoutes({ services }: RouteDeps): Route[] {
       query: suggestQuery,
       operations: ['suggestions'],
       operation: () => 'suggestions',
-      response: { description: 'query and suggestions, ranked' },
+      response: { description: 'query and suggestions, ranked', schema: suggestionsSchema },
       errors: [400, 502, 503, 504],
       handle: async (input, ctx) => {
         const { record, cache } = await services.search.suggestions(input.query.q, {

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
 import { localeOf, localeQuery, videoId } from '../schemas.ts';
+import { basicInfoSchema, fullVideoSchema, videoRecordSchema } from '../schemas-videos.ts';
 import { oneOf } from '../validate.ts';
 
 const params = v.object({ id: videoId });
@@ -28,7 +29,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       query: locale,
       operations: ['basic_info'],
       operation: () => 'basic_info',
-      response: { description: 'The basic-info record' },
+      response: { description: 'The basic-info record', schema: basicInfoSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.videos.basicInfo(input.params.id, {
@@ -49,7 +50,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       query: locale,
       operations: ['video_info'],
       operation: () => 'video_info',
-      response: { description: 'The full video record' },
+      response: { description: 'The full video record', schema: fullVideoSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.videos.info(input.params.id, 'full', {
@@ -72,7 +73,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       query: modeQuery,
       operations: ['video_fast', 'video_full'],
       operation: (input) => (input.query.mode === 'full' ? 'video_full' : 'video_fast'),
-      response: { description: 'The fast or full video record' },
+      response: { description: 'The fast or full video record', schema: videoRecordSchema },
       errors,
       handle: async (input, ctx) => {
         const { record, cache } = await services.videos.info(input.params.id, input.query.mode, {
