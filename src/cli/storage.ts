@@ -7,7 +7,7 @@
 import { createMemoryKv } from '../drivers/kv-unstorage.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
 import { lockFolder } from '../drivers/node/fs-lock.ts';
-import { createFsKv } from '../drivers/node/kv-fs.ts';
+import { createFsKv, removeStaleTemporaries } from '../drivers/node/kv-fs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Ledger } from '../ports/ledger.ts';
@@ -29,6 +29,8 @@ export async function openStorage(spec: StorageSpec, clock: Clock): Promise<Open
   }
   if (spec.kind === 'fs') {
     const release = await lockFolder(spec.dir);
+    // Leftovers of writes a crash cut off; in the background, so a big folder never delays a start.
+    removeStaleTemporaries(spec.dir, clock.now()).catch(() => {});
     const kv = createFsKv(spec.dir, clock);
     return { kv, ledger: createEmbeddedLedger({ clock, kv }), close: release };
   }

@@ -56,6 +56,8 @@ export interface TaskRecord {
   price: number;
   /** How many times the task was started (the current attempt's number while running). */
   attempts: number;
+  /** How many of those starts a graceful stop handed back (they do not count toward the limit). */
+  handedBack?: number;
   started_at?: number;
   finished_at?: number;
   latency_ms?: number;

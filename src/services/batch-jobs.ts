@@ -45,6 +45,7 @@ import { BatchWebhooks } from './batch-webhooks.ts';
 import { type Batches, operationOf, type RunnableTask } from './batches.ts';
 import type { Billing } from './billing.ts';
 import { asApiError, deadlineSignal } from './context.ts';
+import type { Metrics } from './metrics.ts';
 import { checkWebhookUrl, newWebhookSecret, type WebhookPolicy, type WebhookSender } from './webhooks.ts';
 
 /** Settings of asynchronous batches. */
@@ -75,6 +76,8 @@ export interface BatchJobsDeps {
   webhooks: WebhookSender;
   webhookPolicy: WebhookPolicy;
   settings: BatchJobSettings;
+  /** Hears each task that reached a final state. */
+  metrics?: Pick<Metrics, 'batchTask'>;
 }
 
 /** A submission, validated by the HTTP layer. */
@@ -111,6 +114,8 @@ function dailyRulesOf(rules: readonly RateRule[]): RateRule[] {
 export class BatchJobs {
   private readonly store: BatchStore;
   private readonly hooks: BatchWebhooks;
+  /** Aborted by {@link BatchJobs.stop}: running tasks are handed back. */
+  private readonly handBack = new AbortController();
 
   constructor(private readonly deps: BatchJobsDeps) {
     this.store = new BatchStore(deps.kv, MAX_RUN_MS + deps.settings.retentionMs);
@@ -133,6 +138,18 @@ export class BatchJobs {
       concurrency: this.deps.settings.instanceConcurrency,
     });
     for (const id of await this.store.openIds()) await this.resume(id);
+  }
+
+  /**
+   * Graceful stop: takes no more units from the queue (each one delivered from now on is handed
+   * straight back) and hands the running tasks back: their upstream work is aborted, their hold
+   * released and their record set back to waiting (the attempt is not counted toward the limit, but
+   * its reservation id is never reused, so the next run holds and charges afresh), and the handler rejects,
+   * so the queue delivers the task again: on another instance (durable queues) or, after a restart,
+   * from the stored jobs (`start()` re-queues them). Nothing is charged or failed for it.
+   */
+  stop(): void {
+    if (!this.handBack.signal.aborted) this.handBack.abort(new Error('tubescribe is stopping'));
   }
 
   /** Accepts a job: 202 record, with the webhook secret shown once. */
@@ -250,6 +267,7 @@ export class BatchJobs {
 
   /** The queue handler: one task, or one webhook delivery. */
   async handle(payload: QueuePayload): Promise<void> {
+    if (this.handBack.signal.aborted) throw new Error('stopping: unit handed back to the queue');
     if (payload.kind === 'webhook') return this.hooks.deliver(String(payload.job), Number(payload.attempt));
     if (payload.kind !== 'task') return;
     // Let waiting I/O (interactive requests) run before this task's work: batch work comes second.
@@ -273,7 +291,10 @@ export class BatchJobs {
   ): Promise<void> {
     const { clock, billing } = this.deps;
     const spec = header.tasks[stored.index]!;
-    const save = (task: TaskRecord) => this.store.saveTask(header.id, task);
+    const save = async (task: TaskRecord) => {
+      await this.store.saveTask(header.id, task);
+      if (isFinished(task)) this.deps.metrics?.batchTask(task.state);
+    };
     const started = clock.now();
     const fail = (error: unknown, base: TaskRecord) =>
       save({
@@ -301,7 +322,7 @@ export class BatchJobs {
       attempts: stored.attempts + 1,
       started_at: started,
     };
-    if (running.attempts > this.deps.settings.maxAttempts) {
+    if (running.attempts - (stored.handedBack ?? 0) > this.deps.settings.maxAttempts) {
       return fail(
         new ApiError('internal_error', `The task was interrupted ${stored.attempts} times; giving up.`),
         running,
@@ -324,7 +345,7 @@ export class BatchJobs {
     try {
       const { data, cache } = await this.deps.batches.perform(
         spec,
-        deadlineSignal(undefined, this.deps.settings.deadlineMs),
+        deadlineSignal(this.handBack.signal, this.deps.settings.deadlineMs),
       );
       const price = Math.min(spec.price, billing.chargeOf(op, cache));
       let charged = 0;
@@ -332,7 +353,7 @@ export class BatchJobs {
         price > 0 &&
         (await this.deps.ledger.consumeOnce(`batch-charge:${header.id}:${stored.index}`, MAX_RUN_MS))
       ) {
-        await billing.commit(reservation);
+        await billing.commit(reservation, { op, credits: price });
         charged = price;
       } else if (spec.price > 0) {
         await billing.release(reservation);
@@ -349,6 +370,12 @@ export class BatchJobs {
       });
     } catch (error) {
       if (spec.price > 0) await billing.release(reservation);
+      if (this.handBack.signal.aborted) {
+        // Handed back: waiting again, this attempt not counted (its reservation id stays used).
+        await save({ ...stored, attempts: running.attempts, handedBack: (stored.handedBack ?? 0) + 1 });
+        this.deps.logger.log('info', 'batch task handed back', { job: header.id, task: stored.index });
+        throw error;
+      }
       await fail(error, running);
     }
   }

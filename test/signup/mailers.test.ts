@@ -74,15 +74,26 @@ describe('HTTP mail-API mailer (TUBESCRIBE_MAILER=https://TOKEN@host/path)', () 
 });
 
 describe('console mailer (the default; development only)', () => {
-  it('logs the code as a warning; the logged code completes the sign-up', async () => {
+  it('logs the code as a warning on a loopback-only server; the logged code completes the sign-up', async () => {
     const logs: { level: string; message: string; fields: Record<string, unknown> | undefined }[] = [];
     const logger: Logger = { log: (level, message, fields) => logs.push({ level, message, fields }) };
-    const t = await signupHarness({ mailer: createMailer('console', logger), logger });
+    const t = await signupHarness({ mailer: createMailer('console', logger, { revealCodes: true }), logger });
     const started = await expectJson<{ signup_token: string }>(await t.signup('dev@example.org'));
     const entry = logs.find((l) => l.message.startsWith('mail not sent (console mailer'));
     expect(entry?.level).toBe('warn');
     expect(entry?.fields?.to).toBe('dev@example.org');
     const code = codeInText(String(entry?.fields?.text));
     await expectJson(await t.verify(started.signup_token, code), 201);
+  });
+
+  it('withholds the code everywhere else: no log entry carries the subject, text or mailbox', async () => {
+    const logs: string[] = [];
+    const logger: Logger = {
+      log: (level, message, fields) => logs.push(JSON.stringify({ level, message, fields })),
+    };
+    const t = await signupHarness({ mailer: createMailer('console', logger), logger });
+    await expectJson(await t.signup('dev@example.org'));
+    expect(logs.some((line) => line.includes('TUBESCRIBE_MAILER'))).toBe(true);
+    expect(logs.join('\n')).not.toMatch(/\b\d{6}\b|dev@|code is|code: /);
   });
 });

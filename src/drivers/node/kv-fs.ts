@@ -1,10 +1,11 @@
 /**
  * An unstorage driver for a local folder that writes atomically (temporary file + rename), so a
  * crash never leaves a half-written record behind, and that reports I/O failures instead of
- * returning them as values. Node, Bun and Deno (node:fs).
+ * returning them as values. The temporary files a crash leaves behind are removed at the next start
+ * ({@link removeStaleTemporaries}). Node, Bun and Deno (node:fs).
  * @module
  */
-import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createStorage, type Driver, defineDriver } from 'unstorage';
 import type { Clock } from '../../ports/clock.ts';
@@ -84,6 +85,34 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
     };
   },
 );
+
+/**
+ * Removes the temporary files that writes cut off by a crash (SIGKILL between write and rename)
+ * left in `dir`: every `.tmp-*` file last modified before `before` (epoch ms). Call it only while
+ * holding the folder lock, so no other process is writing. Resolves to the number removed.
+ */
+export async function removeStaleTemporaries(dir: string, before: number): Promise<number> {
+  let removed = 0;
+  const visit = async (folder: string): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) await visit(full);
+      else if (entry.name.startsWith(TMP) && (await stat(full)).mtimeMs < before) {
+        await unlink(full).catch(() => {});
+        removed++;
+      }
+    }
+  };
+  await visit(resolve(dir));
+  return removed;
+}
 
 /** A KeyValue on the folder `dir` (atomic writes, expiry checked against `clock`). */
 export function createFsKv(dir: string, clock: Clock): KeyValue {

@@ -14,11 +14,17 @@ export interface MailerSpecOptions {
   from?: string;
   /** Upper bound of one send in ms (default 10,000). */
   timeoutMs?: number;
+  /**
+   * The console mailer logs the code (subject and text) only when this is true: pass it only for a
+   * server that listens on loopback only. Default false (the message is withheld).
+   */
+  revealCodes?: boolean;
 }
 
 /**
  * The mailer a `TUBESCRIBE_MAILER` value names:
- * - `console`: the development mailer (logs the message, code included, through `logger`);
+ * - `console`: the development mailer: logs the message, code included, through `logger` when
+ *   `options.revealCodes` (loopback-only servers), else logs only that a mail was withheld;
  * - `smtp://USER:PASS@HOST:PORT` or `smtps://…`: SMTP (see `mailer-smtp.ts`);
  * - `https://TOKEN@HOST/PATH` or `http://…`: a JSON mail API or relay (see `mailer-http.ts`).
  *
@@ -29,7 +35,9 @@ export interface MailerSpecOptions {
 export function createMailer(spec: string, logger: Logger, options: MailerSpecOptions = {}): Mailer {
   const value = spec.trim();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-  if (value.toLowerCase() === 'console') return createConsoleMailer(logger);
+  if (value.toLowerCase() === 'console') {
+    return createConsoleMailer(logger, { revealCodes: options.revealCodes === true });
+  }
   if (scheme === 'smtp' || scheme === 'smtps') return createSmtpMailer(value, options);
   if (scheme === 'http' || scheme === 'https') return createHttpMailer(value, options);
   const got = value === '' ? 'an empty value' : scheme ? `a ${scheme}: URL` : 'an unknown value';

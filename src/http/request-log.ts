@@ -1,0 +1,28 @@
+/**
+ * The request log line: one `info` entry per request, as a JSON line, with what an operator needs
+ * to read traffic and cost: `route` (the declared path, `/v1/videos/:id`, so lines group by route),
+ * `path` (without the query string, which may carry a key or a sign-up token), `status`, `ms`,
+ * `account` (the account id once a key was checked; never the key), `credits` (what the call
+ * charged: `X-Credits-To-Deduct`; null for unpriced routes) and `cache` (`X-Cache`: HIT, L2,
+ * STALE or MISS; null where nothing is cached).
+ * @module
+ */
+import { routePath } from 'hono/route';
+import type { AppContext } from './context.ts';
+
+/** The fields of the request log line of a finished request. */
+export function requestLogFields(c: AppContext, requestId: string, ms: number): Record<string, unknown> {
+  const route = routePath(c);
+  const credits = c.res.headers.get('X-Credits-To-Deduct');
+  return {
+    id: requestId,
+    method: c.req.method,
+    route: route === '' || route === '*' || route === '/*' ? null : route,
+    path: c.req.path,
+    status: c.res.status,
+    ms,
+    account: c.get('accountId') ?? null,
+    credits: credits === null ? null : Number(credits),
+    cache: c.res.headers.get('X-Cache'),
+  };
+}
