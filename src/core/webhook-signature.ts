@@ -9,6 +9,7 @@
  * argument; only Web Crypto's deterministic HMAC is used.
  * @module
  */
+import { constantTimeEquals } from './constant-time.ts';
 import { hmacSha256, toHex } from './digest.ts';
 
 /** The version tag of the signature scheme in the header. */
@@ -34,14 +35,6 @@ function checkArguments(secret: string, timestampSeconds: number): void {
 async function sign(secret: string, timestampSeconds: number, body: string): Promise<string> {
   const key = new TextEncoder().encode(secret);
   return toHex(await hmacSha256(key, `${timestampSeconds}.${body}`));
-}
-
-/** Compares two strings of equal length without stopping at the first difference. */
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }
 
 /**
@@ -107,6 +100,6 @@ export async function verifySignature(
   if (!(Math.abs(nowSeconds - parsed.timestamp) <= toleranceSeconds)) return false;
   const expected = await sign(secret, parsed.timestamp, body);
   let match = false;
-  for (const candidate of parsed.signatures) match = constantTimeEqual(candidate, expected) || match;
+  for (const candidate of parsed.signatures) match = constantTimeEquals(candidate, expected) || match;
   return match;
 }

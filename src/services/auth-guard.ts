@@ -6,6 +6,7 @@
  * (addresses are shared: NAT, offices, mobile carriers).
  * @module
  */
+import { constantTimeEquals } from '../core/constant-time.ts';
 import { clientNetwork } from '../core/network.ts';
 import { rateLimitApiError } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
@@ -20,15 +21,6 @@ export interface AuthGuardDeps {
   adminToken: string | undefined;
   /** Failed authentications allowed per client network and window. */
   failures: { limit: number; windowSeconds: number };
-}
-
-/** True when `a` equals `b`, in time that does not depend on where they differ. */
-function constantTimeEquals(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 /** Authentication of API keys and of the admin token. */

@@ -19,7 +19,7 @@ import {
 import type { TrackPolicy } from '../core/tracks.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Principal } from './accounts.ts';
-import type { Billing } from './billing.ts';
+import type { Billing, ChargeRecord } from './billing.ts';
 import type { CacheStatus } from './cache.ts';
 import { asApiError, deadlineSignal } from './context.ts';
 import type { Transcripts } from './transcripts.ts';
@@ -114,7 +114,7 @@ export class Batches {
       { id: batchId, account: principal.accountId, tasks, concurrency, now: clock.now() },
       this.deps.pricing,
     );
-    const held: string[] = [];
+    const held: { reservation: string; charge: ChargeRecord }[] = [];
     let next = 0;
     const worker = async () => {
       while (next < tasks.length && !signal?.aborted) {
@@ -134,7 +134,7 @@ export class Batches {
           }
           const { data, cache } = await this.perform(task, taskSignal);
           const charged = billing.chargeOf(op, cache);
-          if (reserved && charged > 0) held.push(reservation);
+          if (reserved && charged > 0) held.push({ reservation, charge: { op, credits: charged } });
           else if (reserved) await billing.release(reservation);
           const outcome = { success: true as const, data, latencyMs: clock.now() - started, charged };
           job = finishTask(job, index, outcome, clock.now());
@@ -153,15 +153,15 @@ export class Batches {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
     if (signal?.aborted) {
-      await Promise.all(held.map((reservation) => billing.release(reservation)));
+      await Promise.all(held.map(({ reservation }) => billing.release(reservation)));
       signal.throwIfAborted();
     }
-    for (const [i, reservation] of held.entries()) {
+    for (const [i, { reservation, charge }] of held.entries()) {
       try {
-        await billing.commit(reservation);
+        await billing.commit(reservation, charge);
       } catch (error) {
         // Not recorded: answer 503, and hand back what was not committed yet.
-        await Promise.all(held.slice(i + 1).map((r) => billing.release(r)));
+        await Promise.all(held.slice(i + 1).map((r) => billing.release(r.reservation)));
         throw error;
       }
     }

@@ -3,6 +3,9 @@
  * shared between instances on Redis). Identical loads in flight are coalesced: however many
  * requests ask for one cold entry, the upstream work runs once.
  *
+ * Next to a value, L1 keeps the rendered forms made from it ({@link ResponseCache.rendered}: a
+ * transcript's bytes per format), within the same memory bound.
+ *
  * Entries stay in L2 for `staleMs` past their freshness; when the upstream then fails with a
  * retryable error, the stale value is served (`X-Cache: STALE`) rather than an error.
  * @module
@@ -15,6 +18,7 @@ import { ApiError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from './metrics.ts';
 
 /** Where a value came from: L1 (`HIT`), L2, a stale copy after an upstream failure, or the upstream (`MISS`). */
 export type CacheStatus = 'HIT' | 'L2' | 'STALE' | 'MISS';
@@ -29,6 +33,19 @@ interface Entry {
   v: unknown;
   /** Fresh until (epoch ms). */
   f: number;
+}
+
+/** A rendered form of a value, and the other values (by identity) it was made from. */
+interface Rendering {
+  deps: readonly unknown[];
+  bytes: Uint8Array;
+}
+
+/** What L1 keeps: the entry, its measured size, and the renderings made from it. */
+interface Memo {
+  e: Entry;
+  size: number;
+  renderings?: Map<string, Rendering>;
 }
 
 /** Cache lifetimes per kind of upstream data, in milliseconds. */
@@ -75,7 +92,7 @@ async function l2Key(key: string): Promise<string> {
 
 /** The cache. */
 export class ResponseCache {
-  private readonly l1: ByteLru<Entry>;
+  private readonly l1: ByteLru<Memo>;
   private readonly flights = new Flights<Cached<unknown>>();
 
   constructor(
@@ -83,20 +100,62 @@ export class ResponseCache {
     private readonly clock: Clock,
     private readonly settings: CacheSettings,
     private readonly logger: Logger,
+    /** Hears each lookup's result per tier, and L2 reads and writes that fail. */
+    private readonly metrics?: Pick<Metrics, 'cache' | 'storageError'> | undefined,
   ) {
     this.l1 = new ByteLru(settings.memoryBytes);
   }
 
   /**
    * The value for `key`: from L1, else L2, else `load()` (coalesced with identical loads in
-   * flight). `signal` only stops this caller waiting; a shared load runs to completion.
+   * flight). `signal` only stops this caller waiting; a shared load runs to completion. A function
+   * is asked for the signal only when there is something to wait for (not on an L1 hit).
    */
-  async get<T>(key: string, ttlMs: number, load: () => Promise<T>, signal?: AbortSignal): Promise<Cached<T>> {
+  async get<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    signal?: AbortSignal | (() => AbortSignal | undefined),
+  ): Promise<Cached<T>> {
     const now = this.clock.now();
-    const memory = this.l1.get(key);
-    if (memory && memory.f > now) return { value: memory.v as T, status: 'HIT' };
+    const memory = this.l1.get(key)?.e;
+    if (memory && memory.f > now) {
+      this.metrics?.cache('memory', 'hit');
+      return { value: memory.v as T, status: 'HIT' };
+    }
+    this.metrics?.cache('memory', memory ? 'stale' : 'miss');
     // Loads run on their own deadline (the loader's), so one caller leaving never fails the others.
-    return this.flights.run(key, signal, () => this.fill(key, ttlMs, load, memory)) as Promise<Cached<T>>;
+    return this.flights.run(key, typeof signal === 'function' ? signal() : signal, () =>
+      this.fill(key, ttlMs, load, memory),
+    ) as Promise<Cached<T>>;
+  }
+
+  /**
+   * A rendered form (`variant`) of `value`, the value cached under `key`: made by `render` once,
+   * then kept next to it in L1 for as long as the value stays there, its bytes counted in the
+   * memory bound. `deps` are the other values the rendering used, compared by identity (a new
+   * one renders again). When `value` is not the L1 value (anymore), nothing is kept.
+   */
+  rendered(
+    key: string,
+    value: unknown,
+    variant: string,
+    deps: readonly unknown[],
+    render: () => Uint8Array,
+  ): Uint8Array {
+    const memo = this.l1.get(key);
+    if (!memo || memo.e.v !== value) return render();
+    const kept = memo.renderings?.get(variant);
+    if (kept && kept.deps.length === deps.length && kept.deps.every((d, i) => d === deps[i]))
+      return kept.bytes;
+    const bytes = render();
+    const renderings = memo.renderings ?? new Map<string, Rendering>();
+    const size = memo.size - (kept ? kept.bytes.byteLength + 64 : 0) + bytes.byteLength + 64;
+    // Never let renderings push the value itself out of L1.
+    if (size > this.l1.capacity / 2) return bytes;
+    renderings.set(variant, { deps, bytes });
+    this.l1.set(key, { e: memo.e, size, renderings }, size);
+    return bytes;
   }
 
   private async fill<T>(
@@ -108,8 +167,10 @@ export class ResponseCache {
     // The L1 copy may serve as a stale fallback only within `staleMs` past its freshness, as L2's.
     let stale = memory && memory.f + this.settings.staleMs > this.clock.now() ? memory : undefined;
     const persisted = await this.readL2(key);
+    const fresh = persisted !== undefined && persisted.f > this.clock.now();
+    this.metrics?.cache('persistent', fresh ? 'hit' : persisted ? 'stale' : 'miss');
     if (persisted) {
-      if (persisted.f > this.clock.now()) {
+      if (fresh) {
         this.remember(key, persisted);
         return { value: persisted.v as T, status: 'L2' };
       }
@@ -133,6 +194,7 @@ export class ResponseCache {
     try {
       await this.kv.set(await l2Key(key), entry, { ttlMs: ttlMs + this.settings.staleMs });
     } catch (error) {
+      this.metrics?.storageError('storage');
       this.logger.log('warn', 'cache L2 write failed', { key, size, error: String(error) });
     }
     return { value, status: 'MISS' };
@@ -142,6 +204,7 @@ export class ResponseCache {
     try {
       return await this.kv.get<Entry>(await l2Key(key));
     } catch (error) {
+      this.metrics?.storageError('storage');
       this.logger.log('warn', 'cache L2 read failed', { key, error: String(error) });
       return undefined;
     }
@@ -150,7 +213,7 @@ export class ResponseCache {
   private remember(key: string, entry: Entry): number {
     // UTF-16 code units × 2 approximates the bytes the parsed value holds in memory.
     const size = JSON.stringify(entry.v).length * 2 + key.length * 2 + 64;
-    this.l1.set(key, entry, size);
+    this.l1.set(key, { e: entry, size }, size);
     return size;
   }
 }
