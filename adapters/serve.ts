@@ -29,3 +29,17 @@ export interface RunningServer {
 export function serverUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
+
+/**
+ * The app options of a `serve()` with `serverOrigin` set to the listening address when it is one
+ * address (not `0.0.0.0`/`::`): links then name the server, never a client's `Host` header. A
+ * caller's own `serverOrigin` or `publicUrl` wins.
+ */
+export function listeningOrigin(options: ServeOptions): AppOptions {
+  const app = options.app ?? {};
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 8787;
+  if (host === '0.0.0.0' || host === '::' || port === 0) return app;
+  const origin = serverUrl(host, port);
+  return { serverOrigin: () => origin, ...app };
+}

@@ -23,12 +23,14 @@ export type ErrorCode =
   | 'too_many_attempts'
   | 'missing_api_key'
   | 'invalid_api_key'
+  | 'session_required'
   | 'insufficient_credits'
   | 'region_blocked'
   | 'age_restricted'
   | 'private_video'
   | 'members_only'
   | 'insufficient_scope'
+  | 'csrf_rejected'
   | 'not_found'
   | 'captions_disabled'
   | 'comments_disabled'
@@ -46,6 +48,7 @@ export type ErrorCode =
   | 'idempotency_conflict'
   | 'cancelled'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'daily_limit_exceeded'
   | 'internal_error'
@@ -82,6 +85,8 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   // 401
   missing_api_key: { status: 401, retryable: false },
   invalid_api_key: { status: 401, retryable: false },
+  /** The dashboard: no live session (never signed in, signed out, or expired). */
+  session_required: { status: 401, retryable: false },
   // 402
   insufficient_credits: { status: 402, retryable: false },
   // 403
@@ -90,6 +95,8 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   private_video: { status: 403, retryable: false },
   members_only: { status: 403, retryable: false },
   insufficient_scope: { status: 403, retryable: false },
+  /** The dashboard: a form POST without the session's CSRF token or from another origin. */
+  csrf_rejected: { status: 403, retryable: false },
   // 404
   not_found: { status: 404, retryable: false },
   captions_disabled: { status: 404, retryable: false },
@@ -103,13 +110,14 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { status: number; retryable
   account_not_found: { status: 404, retryable: false },
   key_not_found: { status: 404, retryable: false },
   live_stream_not_ready: { status: 404, retryable: true },
-  // 405, 409, 413
+  // 405, 409, 413, 415
   method_not_allowed: { status: 405, retryable: false },
   account_exists: { status: 409, retryable: false },
   idempotency_conflict: { status: 409, retryable: false },
   /** The error of a batch task that a cancel stopped before it ran (a task result, not a response). */
   cancelled: { status: 409, retryable: false },
   payload_too_large: { status: 413, retryable: false },
+  unsupported_media_type: { status: 415, retryable: false },
   // 429
   rate_limited: { status: 429, retryable: true },
   daily_limit_exceeded: { status: 429, retryable: true },

@@ -6,7 +6,7 @@
 import { createTubescribe } from '../../src/app.ts';
 import type { AppOptions } from '../../src/options.ts';
 import { nodeHostLookup } from '../node/host-lookup.ts';
-import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
+import { listeningOrigin, type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { bunClientAddress } from './client-address.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 
@@ -47,7 +47,7 @@ export function createHandler(
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
   if (!bun) throw new Error('tubescribe/bun: Bun.serve is not available; run this under Bun.');
-  const tubescribe = createTubescribe(withBun(options.app));
+  const tubescribe = createTubescribe(withBun(listeningOrigin(options)));
   await tubescribe.start();
   const server = bun.serve({
     fetch: (request, srv) => tubescribe.fetch(request, srv),

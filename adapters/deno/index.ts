@@ -15,7 +15,7 @@ import {
 } from '../../src/drivers/deno/ledger-kv.ts';
 import type { AppOptions } from '../../src/options.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';
-import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
+import { listeningOrigin, type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { denoClientAddress } from './client-address.ts';
 import { denoHostLookup } from './host-lookup.ts';
 import { proxyFetch } from './proxy-fetch.ts';
@@ -98,7 +98,7 @@ export function withDeno(options: AppOptions = {}): AppOptions {
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
   if (!deno) throw new Error('tubescribe/deno: Deno.serve is not available; run this under Deno.');
-  const tubescribe = createTubescribe(withDeno(options.app));
+  const tubescribe = createTubescribe(withDeno(listeningOrigin(options)));
   await tubescribe.start();
   const server = deno.serve(
     { port: options.port ?? 8787, hostname: options.host ?? '127.0.0.1', onListen: () => {} },

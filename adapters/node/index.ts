@@ -1,9 +1,17 @@
 /**
  * `tubescribe/node`: tubescribe on Node as a `node:http` request listener, as Express/Connect
  * middleware, or as a ready server; and the drivers that need Node (fs storage and its lock, the
- * SMTP mailer, the `node:dns` resolver, the fixtures upstream). Global objects are never
- * overridden. The adapter hands the app what only Node knows: the socket's client address, a
- * proxy-capable fetch and DNS lookups (to check webhook targets).
+ * SMTP mailer, the `node:dns` resolver, the fixtures upstream). The adapter hands the app what only
+ * Node knows: the socket's client address, a proxy-capable fetch and DNS lookups (to check webhook
+ * targets).
+ *
+ * Global objects: `@hono/node-server` answers fast only for its own lightweight `Response` (the
+ * status, headers and bytes are written to the socket as they are; a real undici `Response` is
+ * read back through WHATWG streams). Getting it means replacing the global `Request` and `Response`
+ * for the whole process, after which `fetch()` results are no longer `instanceof Response` there:
+ * fine for a server tubescribe owns, a trap for an application that embeds it. So {@link serve}
+ * (the CLI's server) installs them unless told not to, while {@link createHandler} and
+ * {@link createMiddleware} leave the host's globals alone unless asked (`overrideGlobalObjects`).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,11 +19,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createTubescribe, type Tubescribe } from '../../src/app.ts';
+import { routeTable } from '../../src/http/route-table.ts';
 import type { AppOptions } from '../../src/options.ts';
 import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { nodeClientAddress } from './client-address.ts';
 import { nodeHostLookup } from './host-lookup.ts';
+import { restoreParsedBody } from './parsed-body.ts';
 import { proxyFetch } from './proxy-fetch.ts';
+import { nodeMountPath, nodeServerOrigin } from './request-env.ts';
 
 export { createFixturesUpstream } from '../../src/drivers/node/fixtures-upstream.ts';
 export { lockFolder } from '../../src/drivers/node/fs-lock.ts';
@@ -28,8 +39,12 @@ export type { RunningServer, ServeOptions } from '../serve.ts';
 export { nodeClientAddress } from './client-address.ts';
 export { nodeHostLookup } from './host-lookup.ts';
 export { proxyFetch } from './proxy-fetch.ts';
+export { nodeMountPath, nodeServerOrigin } from './request-env.ts';
 
-/** A `node:http` request listener; also Connect/Express middleware (`next` is never needed). */
+/**
+ * A `node:http` request listener; also Connect/Express middleware: given `next`, requests
+ * tubescribe has no route for are handed to it (the host app's later routes and 404).
+ */
 export type NodeHandler = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -42,6 +57,25 @@ export interface NodeApp {
   tubescribe: Tubescribe;
 }
 
+/** How the Node listener answers. */
+export interface NodeListenerOptions {
+  /**
+   * Install `@hono/node-server`'s lightweight global `Request`/`Response` (the fast answer path).
+   * Process-wide: afterwards `fetch()` results are not `instanceof Response`. Default false for
+   * handlers and middleware (they live in someone else's process), true for {@link serve}.
+   */
+  overrideGlobalObjects?: boolean;
+}
+
+/** Options of the Node {@link serve}. */
+export interface NodeServeOptions extends ServeOptions, NodeListenerOptions {
+  /**
+   * On `close()`, how long requests in flight may take to finish before their connections are
+   * cut (ms). Default 8,000, so a SIGTERM ends within 10 s.
+   */
+  shutdownGraceMs?: number;
+}
+
 /** A running Node server. */
 export interface NodeRunningServer extends RunningServer {
   server: Server;
@@ -49,38 +83,65 @@ export interface NodeRunningServer extends RunningServer {
 
 /** `options` with what Node knows filled in (the caller's own choices win). */
 export function withNode(options: AppOptions = {}): AppOptions {
-  return { clientAddress: nodeClientAddress, proxyFetch, hostLookup: nodeHostLookup, ...options };
+  return {
+    clientAddress: nodeClientAddress,
+    mountPath: nodeMountPath,
+    serverOrigin: nodeServerOrigin,
+    proxyFetch,
+    hostLookup: nodeHostLookup,
+    ...options,
+  };
 }
 
 /** Builds the request listener and keeps the tubescribe instance for shutdown. */
-export function createNodeApp(options: AppOptions = {}): NodeApp {
+export function createNodeApp(options: AppOptions = {}, listenerOptions: NodeListenerOptions = {}): NodeApp {
   const tubescribe = createTubescribe(withNode(options));
-  const listener = getRequestListener(tubescribe.fetch, { overrideGlobalObjects: false });
+  const listener = getRequestListener(tubescribe.fetch, {
+    overrideGlobalObjects: listenerOptions.overrideGlobalObjects ?? false,
+  });
+  const table = routeTable(tubescribe.app);
   return {
     tubescribe,
     handler: (req, res, next) => {
+      if (next && table.methods((req.url ?? '/').split('?', 1)[0] || '/').length === 0) {
+        next();
+        return;
+      }
+      restoreParsedBody(req);
       listener(req, res).catch((error: unknown) => (next ? next(error) : res.destroy(error as Error)));
     },
   };
 }
 
 /** A `node:http` request listener serving tubescribe (`http.createServer(createHandler())`). */
-export function createHandler(options: AppOptions = {}): NodeHandler {
-  return createNodeApp(options).handler;
+export function createHandler(
+  options: AppOptions = {},
+  listenerOptions: NodeListenerOptions = {},
+): NodeHandler {
+  return createNodeApp(options, listenerOptions).handler;
 }
 
 /**
  * Express/Connect middleware: `app.use('/youtube', createMiddleware({ ... }))`. The mount path is
- * stripped by Express, so tubescribe's routes live under it (`/youtube/v1/transcripts`). Every
- * request under the mount path is answered by tubescribe (unknown paths get its 404 envelope).
+ * stripped by Express, so tubescribe's routes live under it (`/youtube/v1/transcripts`); links in
+ * answers and the request log (`mount`) name it. A path tubescribe has no route for goes to
+ * `next()`. A body a parser mounted before it already read (`express.json()`) is used as it is.
  */
-export function createMiddleware(options: AppOptions = {}): NodeHandler {
-  return createHandler(options);
+export function createMiddleware(
+  options: AppOptions = {},
+  listenerOptions: NodeListenerOptions = {},
+): NodeHandler {
+  return createHandler(options, listenerOptions);
 }
 
-/** Starts an HTTP server; resolves once it listens (after start-up). */
-export async function serve(options: ServeOptions = {}): Promise<NodeRunningServer> {
-  const { handler, tubescribe } = createNodeApp(options.app ?? {});
+/**
+ * Starts an HTTP server; resolves once it listens (after start-up). Installs the lightweight
+ * globals (fast answers) unless `overrideGlobalObjects: false`.
+ */
+export async function serve(options: NodeServeOptions = {}): Promise<NodeRunningServer> {
+  const { handler, tubescribe } = createNodeApp(options.app ?? {}, {
+    overrideGlobalObjects: options.overrideGlobalObjects ?? true,
+  });
   await tubescribe.start();
   const server = createServer(handler);
   const host = options.host ?? '127.0.0.1';
@@ -99,11 +160,15 @@ export async function serve(options: ServeOptions = {}): Promise<NodeRunningServ
     url: serverUrl(host, port),
     close() {
       closing ??= (async () => {
+        // Batch work stops first: running tasks are handed back while the requests drain.
+        tubescribe.services.batchJobs.stop();
         await new Promise<void>((resolve) => {
           // Stop accepting; keep-alive connections close as soon as their request in flight is done.
           const sweep = setInterval(() => server.closeIdleConnections(), 25);
+          const cut = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 8_000);
           server.close(() => {
             clearInterval(sweep);
+            clearTimeout(cut);
             resolve();
           });
           server.closeIdleConnections();

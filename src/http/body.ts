@@ -1,6 +1,7 @@
 /**
  * Reading a request's input: the JSON body under a byte limit (counted while it streams in, so a
- * chunked body cannot pass the limit either) and the query string as a record.
+ * chunked body cannot pass the limit either; only a JSON `Content-Type` is read as JSON) and the
+ * query string as a record.
  * @module
  */
 import { ApiError } from '../errors.ts';
@@ -45,9 +46,29 @@ async function readText(c: AppContext, limit: number): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
-/** The JSON body (`{}` when empty); `invalid_json` when it does not parse. */
+/** Whether a `Content-Type` names JSON: `application/json` or `application/…+json`, any parameters. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^\s*application\/(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+}
+
+/** The error of a body that is not JSON by its `Content-Type`. */
+export function unsupportedMediaType(): ApiError {
+  return new ApiError('unsupported_media_type', 'Send the body as application/json (Content-Type).');
+}
+
+/**
+ * The JSON body (`{}` when empty); 415 `unsupported_media_type` when a body comes with another
+ * `Content-Type` (a browser's cross-site `text/plain` or form POST never gets read as JSON);
+ * `invalid_json` when it does not parse.
+ */
 export async function readJsonBody(c: AppContext, limit: number): Promise<unknown> {
+  const json = isJsonMediaType(c.req.header('content-type'));
+  // Refused unread when the request says it carries a body; a body of unknown length is read
+  // (bounded) first, so an empty one with any type still counts as no body.
+  if (!json && Number(c.req.header('content-length') ?? '0') > 0) throw unsupportedMediaType();
   const text = await readText(c, limit);
+  if (text === '') return {};
+  if (!json) throw unsupportedMediaType();
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;

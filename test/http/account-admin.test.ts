@@ -74,7 +74,12 @@ describe('POST /admin/keys', () => {
   test('400 invalid_json', async () => {
     const t = await testApp();
     await expectError(
-      await t.call('/admin/keys', { method: 'POST', body: '{"credits":', key: ADMIN }),
+      await t.call('/admin/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"credits":',
+        key: ADMIN,
+      }),
       400,
       'invalid_json',
     );

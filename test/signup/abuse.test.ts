@@ -176,7 +176,11 @@ describe('codes: from the CSPRNG port, stored only as an HMAC', () => {
     const before = drawn.length;
     const res = await ts.app.request(
       '/api/agent/signup',
-      { method: 'POST', body: JSON.stringify({ email: 'jo@example.org' }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'jo@example.org' }),
+      },
       nodeEnv('192.0.2.9'),
     );
     const { signup_token: token } = await expectJson<{ signup_token: string }>(res);

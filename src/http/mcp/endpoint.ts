@@ -12,7 +12,6 @@ import { originValidation } from '@modelcontextprotocol/hono';
 import {
   type AuthInfo,
   createMcpHandler,
-  isJsonContentType,
   McpServer,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
@@ -25,9 +24,10 @@ import type { Services } from '../../services/index.ts';
 import { presentedKey } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
 import type { AppContext, AppEnv, MountDeps } from '../context.ts';
+import { isAbsolute, publicBase } from '../public-url.ts';
 import type { CallerInfo } from './call.ts';
 import { registerDataTools } from './data-tools.ts';
-import { baseUrlOf, MCP_PATH, mcpChallenge } from './metadata.ts';
+import { MCP_PATH, mcpChallenge } from './metadata.ts';
 import { invalidToolArguments } from './tool-arguments.ts';
 import { registerTranscriptTool } from './transcript-tool.ts';
 
@@ -73,10 +73,11 @@ async function authenticate(
 
 /**
  * The JSON body of a POST, read once here (bounded like every body) so the SDK neither clones nor
- * re-reads the request. A body that is not JSON is a JSON-RPC parse error.
+ * re-reads the request. A body with another `Content-Type` is 415 `unsupported_media_type` (like
+ * every route's); a JSON body that does not parse is a JSON-RPC parse error.
  */
 async function parsedBody(c: AppContext, limit: number): Promise<{ parsedBody?: unknown } | Response> {
-  if (c.req.method !== 'POST' || !isJsonContentType(c.req.header('content-type'))) return {};
+  if (c.req.method !== 'POST') return {};
   try {
     return { parsedBody: await readJsonBody(c, limit) };
   } catch (error) {
@@ -132,8 +133,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): vo
       const refusal = new ApiError('method_not_allowed', `${c.req.method} is not allowed here; use POST.`);
       return c.json(toEnvelope(refusal), 405, { Allow: 'POST' });
     }
-    const baseUrl = baseUrlOf(settings.publicUrl, c.req.url);
-    const own = new Set([new URL(baseUrl).hostname, new URL(c.req.url).hostname]);
+    const baseUrl = publicBase(c, settings);
+    const own = new Set([new URL(c.req.url).hostname]);
+    if (isAbsolute(baseUrl)) own.add(new URL(baseUrl).hostname);
     const refused = await originValidation([...own])(c, async () => {});
     if (refused instanceof Response) return refused;
 
@@ -141,7 +143,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): vo
     if (auth instanceof Response) return auth;
     const caller: CallerInfo = {
       principal: auth.principal,
-      requestId: c.get('requestId'),
+      // The ledger's id for this call: generated, never the client's X-Request-Id.
+      requestId: c.get('reservationId'),
       call: { signal: deadlineSignal(c.req.raw.signal, settings.limits.deadlineMs) },
       baseUrl,
     };

@@ -6,6 +6,7 @@
  */
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
+import { resourceMetadataSchema } from '../schemas-account.ts';
 
 /** Where the MCP endpoint is served. */
 export const MCP_PATH = '/mcp';
@@ -19,11 +20,6 @@ export interface ResourceMetadata {
   bearer_methods_supported: string[];
   resource_documentation: string;
   resource_name: string;
-}
-
-/** The public base URL of a request: the configured one, else the request's origin. */
-export function baseUrlOf(publicUrl: string | undefined, requestUrl: string): string {
-  return (publicUrl ?? new URL(requestUrl).origin).replace(/\/+$/, '');
 }
 
 /** The `WWW-Authenticate` value of a 401 on `/mcp`. */
@@ -59,6 +55,7 @@ export function mcpMetadataRoutes(_deps: RouteDeps): Route[] {
       auth: 'none',
       response: {
         description: '{resource, bearer_methods_supported, resource_documentation, resource_name}',
+        schema: resourceMetadataSchema,
       },
       errors: [],
       handle: async (_input, ctx) => ({ json: resourceMetadata(ctx.baseUrl, `${ctx.baseUrl}${suffix}`) }),

@@ -5,13 +5,15 @@
  */
 import * as v from 'valibot';
 import { BATCH_DEFAULTS } from '../../core/batch-settings.ts';
-import { renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/render/index.ts';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/render/index.ts';
 import type { TrackPolicy } from '../../core/tracks.ts';
 import type { RunnableTask } from '../../services/batches.ts';
 import type { Services } from '../../services/index.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Reply, type Route, type RouteContext } from '../route.ts';
 import { format, languageCsv, languageList, trackPolicy, translateTo, videoId } from '../schemas.ts';
+import { batchSyncSchema } from '../schemas-batch.ts';
+import { transcriptLanguagesSchema, transcriptSchema } from '../schemas-transcripts.ts';
 import { oneOf, queryBoolean } from '../validate.ts';
 
 const body = v.object({
@@ -100,7 +102,7 @@ async function transcriptReply(
     },
     ctx.call,
   );
-  const rendered = renderTranscript(result.doc, input.format, { wordLevel: input.word_level });
+  const rendered = services.transcripts.render(result, input.format, { wordLevel: input.word_level });
   const headers: Record<string, string> = {
     'X-Track-Type': result.doc.trackKind === 'asr' ? 'ASR' : 'MANUAL',
     'X-Language-Code': result.doc.language,
@@ -111,7 +113,9 @@ async function transcriptReply(
   if (from !== undefined && !rendered.contentType.startsWith('application/json')) {
     headers['X-Translated-From'] = from;
   }
-  return { text: rendered.body, contentType: rendered.contentType, cache: result.cache, headers };
+  // The renderers make a fresh ArrayBuffer-backed array (never a shared one).
+  const body = rendered.body as Uint8Array<ArrayBuffer>;
+  return { text: body, contentType: rendered.contentType, cache: result.cache, headers };
 }
 
 /** The transcript routes. */
@@ -135,7 +139,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       body,
       operations: ['transcript'],
       operation: () => 'transcript',
-      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
+      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES, schema: transcriptSchema },
       errors,
       handle: (input, ctx) => transcriptReply(services, input.body, ctx),
     }),
@@ -150,7 +154,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       query,
       operations: ['transcript'],
       operation: () => 'transcript',
-      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES },
+      response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES, schema: transcriptSchema },
       errors,
       handle: (input, ctx) => transcriptReply(services, input.query, ctx),
     }),
@@ -171,6 +175,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       response: {
         description:
           '{total_tasks, successful_tasks, failed_tasks, total_latency_ms, results:[{id, video_id, type, success, latency_ms, data, error?}]}',
+        schema: batchSyncSchema,
       },
       errors: [400],
       ownDeadline: true,
@@ -202,7 +207,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
         ];
         const { result, charged } = await services.batches.runSync(
           ctx.principal!,
-          ctx.requestId,
+          ctx.reservationId,
           tasks,
           b.concurrency ?? BATCH_DEFAULTS.concurrency,
           ctx.call.signal,
@@ -220,7 +225,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       params: v.object({ videoId }),
       operations: ['transcript_languages'],
       operation: () => 'transcript_languages',
-      response: { description: 'The track inventory' },
+      response: { description: 'The track inventory', schema: transcriptLanguagesSchema },
       errors,
       handle: async (input, ctx) => {
         const languages = await services.transcripts.languages(input.params.videoId, ctx.call);
@@ -241,6 +246,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       response: {
         description: 'The transcript',
         contentTypes: ['application/json', 'text/plain', 'text/vtt'],
+        schema: transcriptSchema,
       },
       errors,
       handle: (input, ctx) =>
