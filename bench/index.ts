@@ -6,15 +6,24 @@
 
 import { cpus, loadavg } from 'node:os';
 import { benchBatch } from './batch.ts';
+import { benchHttp } from './http.ts';
 import { benchMcp } from './mcp.ts';
 import { sinkValue } from './measure.ts';
 import { benchRedis } from './redis.ts';
 import { benchRender } from './render.ts';
+import { benchUpstream } from './upstream.ts';
 
 /** A section resolves to `false` when one of its goals is missed (anything else: fine). */
 type Section = () => Promise<unknown>;
 
-const SECTIONS: readonly Section[] = [benchRender, benchRedis, benchBatch, benchMcp];
+const SECTIONS: readonly Section[] = [
+  benchRender,
+  benchRedis,
+  benchHttp,
+  benchBatch,
+  benchMcp,
+  benchUpstream,
+];
 
 async function main(): Promise<void> {
   console.log('# tubescribe benchmarks');

@@ -22,7 +22,8 @@ import type { Ledger } from './ports/ledger.ts';
 import type { Logger } from './ports/logger.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { Random } from './ports/random.ts';
-import type { Upstream } from './ports/upstream.ts';
+import type { Upstream, UpstreamObserver } from './ports/upstream.ts';
+import type { Metrics } from './services/metrics.ts';
 import type { HostLookup } from './services/webhooks.ts';
 
 /** Every port an app uses. */
@@ -45,24 +46,46 @@ export interface Ports {
   hostLookup: HostLookup | undefined;
 }
 
-/** The ports of `options`, with defaults for what they leave out. */
-export function resolvePorts(options: AppOptions): Ports {
+/**
+ * The default YouTube driver; `metrics` hears every YouTube request (besides the options' own
+ * `youtube.onUpstream`) and reads the requests in flight when scraped.
+ */
+function youtubeUpstream(
+  options: AppOptions,
+  ports: Pick<Ports, 'clock' | 'random' | 'logger'>,
+  metrics: Metrics | undefined,
+): Upstream {
+  const own = options.youtube?.onUpstream;
+  const onUpstream: UpstreamObserver | undefined = metrics
+    ? (client, endpoint, outcome) => {
+        metrics.upstream(client, endpoint, outcome);
+        own?.(client, endpoint, outcome);
+      }
+    : own;
+  const youtube = createYouTubeUpstream({
+    ...options.youtube,
+    ...(options.proxyFetch ? { proxyFetch: options.proxyFetch } : {}),
+    ...(onUpstream ? { onUpstream } : {}),
+    ...ports,
+  });
+  metrics?.watchUpstreamInFlight(() => youtube.transport.gate.inUse);
+  return youtube;
+}
+
+/**
+ * The ports of `options`, with defaults for what they leave out. `metrics` (the app's) is told
+ * of the default YouTube driver's requests.
+ */
+export function resolvePorts(options: AppOptions, metrics?: Metrics): Ports {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? cryptoRandom;
   const logger = options.logger ?? createJsonLogger({ clock });
   const kv = options.kv ?? createMemoryKv(clock);
   return {
-    upstream:
-      options.upstream ??
-      createYouTubeUpstream({
-        ...options.youtube,
-        ...(options.proxyFetch ? { proxyFetch: options.proxyFetch } : {}),
-        clock,
-        random,
-        logger,
-      }),
+    upstream: options.upstream ?? youtubeUpstream(options, { clock, random, logger }, metrics),
     kv: guardKv(kv),
-    ledger: guardLedger(options.ledger ?? createEmbeddedLedger({ clock, kv })),
+    // Over the app's own memory storage the ledger persists nothing: both die with the process.
+    ledger: guardLedger(options.ledger ?? createEmbeddedLedger({ clock, ...(options.kv ? { kv } : {}) })),
     // Real time: its delays are waits on timers, whatever clock the app reads.
     jobs: options.jobs ?? createMemoryJobQueue(),
     clock,

@@ -4,9 +4,12 @@
  * decisions.md's Operator interface says.
  * @module
  */
+import { potProviderUrl } from '../drivers/youtube/po-token.ts';
 import { type ProfileOverrides, profilesFromEnv } from '../drivers/youtube/profiles.ts';
 import type { LogLevel } from '../ports/logger.ts';
 import { type Args, flag } from './args.ts';
+import { exposureOf } from './exposure.ts';
+import { type PlanConfig, parsePlanConfig } from './plans.ts';
 
 /** Where keys, credits and the cache live (`TUBESCRIBE_STORAGE`). */
 export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string } | { kind: 'redis'; url: string };
@@ -25,7 +28,11 @@ export interface Config {
   proxies: string[];
   /** YouTube client overrides (`TUBESCRIBE_YOUTUBE_CLIENTS`). */
   youtubeClients: ProfileOverrides;
+  /** A bgutil PO-token provider for WEB caption URLs (`TUBESCRIBE_POT_PROVIDER`). */
+  potProvider: string | undefined;
   adminToken: string | undefined;
+  /** Bearer token for `GET /metrics` besides the admin token (`TUBESCRIBE_METRICS_TOKEN`). */
+  metricsToken: string | undefined;
   secret: string | undefined;
   mailer: string;
   dns: string;
@@ -34,10 +41,21 @@ export interface Config {
   trustProxy: number;
   /** The public base URL for links in docs and responses. */
   publicUrl: string | undefined;
+  /** Origins allowed by CORS (`TUBESCRIBE_CORS_ORIGINS`: comma-separated, or `*`); empty = off. */
+  corsOrigins: readonly string[] | '*';
   /** Batch webhooks may target loopback and private addresses (`TUBESCRIBE_WEBHOOK_PRIVATE=allow`). */
   webhookPrivate: boolean;
-  /** Agent sign-up: on, paused (503 agent_signup_busy) or off (503 agent_signup_disabled). */
+  /** Rate-limit plans (`TUBESCRIBE_PLANS`, JSON) and the plan of new accounts (`TUBESCRIBE_DEFAULT_PLAN`). */
+  plans: PlanConfig;
+  /**
+   * Agent sign-up: on, paused (503 agent_signup_busy) or off (503 agent_signup_disabled): as
+   * requested, except `off` when the console mailer serves a non-loopback address (exposure.ts).
+   */
   signup: 'on' | 'paused' | 'off';
+  /** The console mailer may log sign-up codes: it is the mailer and the host is loopback only. */
+  revealCodes: boolean;
+  /** Why sign-up was switched off for safety, to print at start-up. */
+  signupWarning: string | undefined;
 }
 
 const DEFAULTS = {
@@ -53,6 +71,24 @@ const DEFAULTS = {
 /** A configuration mistake: printed without a stack, exit code 2. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** `TUBESCRIBE_CORS_ORIGINS`: `*` or comma-separated origins, each `scheme://host[:port]`. */
+function corsOriginsOf(text: string | undefined): readonly string[] | '*' {
+  const value = (text ?? '').trim();
+  if (value === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin !== '');
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new ConfigError(
+        `TUBESCRIBE_CORS_ORIGINS must be * or origins like https://app.example.com, not "${origin}".`,
+      );
+    }
+  }
+  return origins;
 }
 
 /** Reads a setting: the flag, else the environment variable, else the default. */
@@ -120,13 +156,35 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   if (signup !== 'on' && signup !== 'paused' && signup !== 'off') {
     throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
   }
+  let plans: PlanConfig;
+  try {
+    plans = parsePlanConfig(get('PLANS'), get('DEFAULT_PLAN'));
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const potProvider = get('POT_PROVIDER');
+  if (potProvider !== undefined) {
+    try {
+      potProviderUrl(potProvider);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
+  const host = get('HOST') ?? DEFAULTS.host;
+  const mailer = get('MAILER') ?? DEFAULTS.mailer;
+  const exposure = exposureOf(mailer, host, signup);
   return {
+    potProvider,
     webhookPrivate: webhookPrivate === 'allow',
-    signup,
+    plans,
+    signup: exposure.signup,
+    revealCodes: exposure.revealCodes,
+    signupWarning: exposure.warning,
     trustProxy,
     publicUrl: get('PUBLIC_URL'),
+    corsOrigins: corsOriginsOf(get('CORS_ORIGINS')),
     port,
-    host: get('HOST') ?? DEFAULTS.host,
+    host,
     storage,
     upstream,
     youtubeOrigin: get('YOUTUBE_ORIGIN'),
@@ -136,8 +194,9 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       .filter((p) => p !== ''),
     youtubeClients: profilesFromEnv(env),
     adminToken: get('ADMIN_TOKEN'),
+    metricsToken: get('METRICS_TOKEN'),
     secret,
-    mailer: get('MAILER') ?? DEFAULTS.mailer,
+    mailer,
     dns: get('DNS') ?? DEFAULTS.dns,
     log: log as LogLevel | 'silent',
   };

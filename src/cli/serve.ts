@@ -5,6 +5,8 @@
  */
 import process from 'node:process';
 import { serve } from '../../adapters/node/index.ts';
+import { proxyFetch } from '../../adapters/node/proxy-fetch.ts';
+import { loggedFetch, loggedProxyFetch } from '../drivers/fetch-log.ts';
 import { createFixturesUpstream } from '../drivers/node/fixtures-upstream.ts';
 import { createMailer } from '../drivers/node/mailer.ts';
 import { createResolver } from '../drivers/node/resolver.ts';
@@ -42,20 +44,34 @@ export function appOptionsFor(
       clients: config.youtubeClients,
       ...(config.youtubeOrigin ? { origin: config.youtubeOrigin } : {}),
       ...(config.proxies.length > 0 ? { proxies: config.proxies } : {}),
+      ...(config.potProvider ? { potProvider: config.potProvider } : {}),
+      // TUBESCRIBE_LOG=debug: every YouTube call in the log (host and path, never the query).
+      ...(config.log === 'debug' ? { fetch: loggedFetch((u, i) => fetch(u, i), logger, systemClock) } : {}),
     };
+    if (config.log === 'debug') app.proxyFetch = loggedProxyFetch(proxyFetch, logger, systemClock);
   }
   if (config.adminToken) app.adminToken = config.adminToken;
+  if (config.metricsToken) app.metricsToken = config.metricsToken;
   if (config.secret) app.secret = config.secret;
   if (config.trustProxy > 0) app.trustProxy = config.trustProxy;
   if (config.publicUrl) app.publicUrl = config.publicUrl;
-  app.mailer = createMailer(config.mailer, logger);
+  if (config.corsOrigins === '*' || config.corsOrigins.length > 0) app.corsOrigins = config.corsOrigins;
+  app.mailer = createMailer(config.mailer, logger, { revealCodes: config.revealCodes });
   app.resolver = createResolver(config.dns) ?? null;
   app.signup = { mode: config.signup };
   if (config.webhookPrivate) app.webhooks = { allowPrivate: true };
+  if (config.plans.plans) app.plans = config.plans.plans;
+  if (config.plans.defaultPlan) app.planAssignment = { initial: config.plans.defaultPlan };
   return app;
 }
 
-/** Runs the server until a signal stops it. */
+/** How long a stop may take before the process exits anyway (with code 1). */
+const HARD_STOP_MS = 9_500;
+
+/**
+ * Runs the server until SIGTERM or SIGINT stops it: batch work is handed back at once, requests
+ * in flight get up to 8 s, then the job queue, the storage and the folder lock are closed.
+ */
 export async function runServe(config: Config): Promise<void> {
   const storage = await openStorage(config.storage, systemClock);
   let jobs: JobQueue | undefined;
@@ -76,18 +92,38 @@ export async function runServe(config: Config): Promise<void> {
     storage: describeSpec(config.storage),
     upstream: describeSpec(config.upstream),
     admin: config.adminToken ? 'token' : 'off',
+    signup: config.signup,
   });
-  await new Promise<void>((resolve) => {
+  if (config.signupWarning) {
+    logger.log('warn', config.signupWarning, { signup: 'off', mailer: 'console' });
+    process.stdout.write(`tubescribe: WARNING: ${config.signupWarning}\n`);
+  }
+  await new Promise<void>((resolve, reject) => {
     const stop = (signal: string) => {
+      const began = Date.now();
       logger.log('info', 'stopping', { signal });
-      running
-        .close()
-        .then(() => jobs?.close())
+      // The last resort: a stop that hangs past the 10 s an orchestrator waits is cut short, non-zero.
+      const hard = setTimeout(() => {
+        logger.log('error', 'shutdown did not finish in time; exiting', { ms: Date.now() - began });
+        process.exit(1);
+      }, HARD_STOP_MS);
+      hard.unref();
+      // close() hands the running batch tasks back at once; a shared queue's worker closes meanwhile
+      // (so this instance takes no more units while requests drain), the storage last.
+      Promise.all([running.close(), jobs?.close()])
         .then(() => storage.close())
-        .then(resolve, (error: unknown) => {
-          logger.log('error', 'shutdown failed', { error: String(error) });
-          resolve();
-        });
+        .then(
+          () => {
+            clearTimeout(hard);
+            logger.log('info', 'stopped', { signal, ms: Date.now() - began });
+            resolve();
+          },
+          (error: unknown) => {
+            clearTimeout(hard);
+            logger.log('error', 'shutdown failed', { error: String(error) });
+            reject(error);
+          },
+        );
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -1,45 +1,81 @@
 /**
- * The Hono application: middleware (start-up, request id and log, 405, body limit), the route
+ * The Hono application: middleware (start-up, request id and log, CORS, HEAD only on documents,
+ * 405, body limit), the route
  * modules of `routes/index.ts` plus the system routes (health, OpenAPI document, docs page), and
  * the error envelope for everything that goes wrong.
  * @module
  */
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { newId } from '../core/api-keys.ts';
 import { ApiError, toEnvelope } from '../errors.ts';
 import { asApiError, isTimeout } from '../services/context.ts';
 import { payloadTooLarge } from './body.ts';
 import { clientAddress } from './client.ts';
 import type { AppContext, AppEnv, HttpDeps, MountDeps } from './context.ts';
+import { corsMiddleware } from './cors.ts';
 import { mountMcp } from './mcp/endpoint.ts';
+import { mountPrefix } from './public-url.ts';
+import { clientRequestId, requestIds } from './request-id.ts';
+import { requestLogFields } from './request-log.ts';
 import type { Route } from './route.ts';
+import { refuseHead, routeTable } from './route-table.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { systemRoutes } from './routes/system.ts';
+
+/** Sets a header on the answer, copying it first when its headers are immutable. */
+function withHeader(c: AppContext, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(name, value);
+  }
+}
 
 /** Builds the app over the services and settings. */
 export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   const { services, settings, clock, random, logger } = deps;
   const app = new Hono<AppEnv>();
   let started = false;
+  const nextRequestId = requestIds(random);
 
   app.use(async (c, next) => {
     if (!started) {
       await deps.start();
       started = true;
     }
-    const requestId = newId('req', random, 16);
+    // The client's id is echoed when sane; the ledger always gets a generated one (request-id.ts).
+    const reservationId = nextRequestId();
+    const requestId = clientRequestId(c.req.header('x-request-id')) ?? reservationId;
     c.set('requestId', requestId);
+    c.set('reservationId', reservationId);
+    c.set('mountPath', deps.mountPath?.(c.req.raw, c.env));
+    c.set('serverOrigin', deps.serverOrigin?.(c.req.raw, c.env));
     c.header('X-Request-Id', requestId);
+    const mount = mountPrefix(c);
     const began = clock.now();
     await next();
-    logger.log('info', 'request', {
-      id: requestId,
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: clock.now() - began,
-    });
+    // A Response a handler built itself (the MCP SDK's) does not carry the prepared headers.
+    if (!c.res.headers.has('X-Request-Id')) withHeader(c, 'X-Request-Id', requestId);
+    const fields = requestLogFields(c, requestId, clock.now() - began);
+    logger.log('info', 'request', mount === '' ? fields : { ...fields, mount });
+    // The route pattern, never the raw path (one series per URL would grow without bound).
+    services.metrics.request(
+      String(fields.route ?? 'unmatched'),
+      c.req.method,
+      c.res.status,
+      Number(fields.ms) / 1000,
+    );
+  });
+  const cors = corsMiddleware(settings.corsOrigins);
+  if (cors) app.use(cors);
+  const table = routeTable(app);
+  app.use(async (c, next) => {
+    if (c.req.method === 'HEAD') {
+      const refused = refuseHead(c, table);
+      if (refused) return refused;
+    }
+    await next();
   });
   app.use(
     methodNotAllowed({
@@ -96,6 +132,8 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
       });
     }
     if (e.retryAfter !== undefined) c.header('Retry-After', String(Math.max(1, Math.ceil(e.retryAfter))));
+    // RFC 9110 §11.6.1: a 401 names its scheme (keys are bearer tokens, or X-API-Key).
+    if (e.status === 401 && !c.res.headers.has('WWW-Authenticate')) c.header('WWW-Authenticate', 'Bearer');
     return c.json(toEnvelope(e), e.status as 400);
   });
   return app;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Context } from 'hono';
-import type { ClientAddressOf } from '../options.ts';
+import type { ClientAddressOf, MountPathOf, ServerOriginOf } from '../options.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Random } from '../ports/random.ts';
@@ -14,8 +14,16 @@ import type { Settings } from '../settings.ts';
 /** The Hono environment of the app: its per-request variables. */
 export interface AppEnv {
   Variables: {
-    /** The request's id (`X-Request-Id`, logs, reservation ids). */
+    /** The request's id (`X-Request-Id`, logs): the client's when sane, else generated. */
     requestId: string;
+    /** The id of this call's ledger reservations: always generated, never the client's. */
+    reservationId: string;
+    /** The path the host app mounted tubescribe under, as the runtime adapter reports it. */
+    mountPath: string | undefined;
+    /** The origin the request's connection reached, as the runtime adapter reports it. */
+    serverOrigin: string | undefined;
+    /** The caller's account, once a key was checked (the request log; never the key). */
+    accountId: string | undefined;
   };
 }
 
@@ -42,4 +50,8 @@ export interface HttpDeps extends RouteDeps {
   start(): Promise<void>;
   /** The runtime adapter's client address of a request. */
   clientAddress?: ClientAddressOf;
+  /** The runtime adapter's mount path of a request (Express/Connect strip it from the URL). */
+  mountPath?: MountPathOf;
+  /** The runtime adapter's origin of the connection a request reached (links without a public URL). */
+  serverOrigin?: ServerOriginOf;
 }

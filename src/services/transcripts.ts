@@ -3,7 +3,13 @@
  * document every renderer can use.
  * @module
  */
-import type { TranscriptFormat } from '../core/render/index.ts';
+import {
+  contentTypeOf,
+  type RenderedTranscriptBytes,
+  type RenderOptions,
+  renderTranscriptBytes,
+  type TranscriptFormat,
+} from '../core/render/index.ts';
 import { parseTimedText } from '../core/timedtext.ts';
 import {
   type AvailableLanguage,
@@ -37,6 +43,8 @@ export interface TranscriptResult {
   cache: CacheStatus;
   /** Seconds spent producing it (the `X-Duration-Seconds` header). */
   seconds: number;
+  /** Where the document came from: the cached text and every other value it used (for {@link Transcripts.render}). */
+  source: { key: string; text: ParsedTimedText; deps: readonly unknown[] };
 }
 
 /** Dependencies of {@link Transcripts}. */
@@ -75,7 +83,7 @@ export function cachedPlayer(
     `player:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
     deps.ttl.player,
     () => deps.upstream.player(videoId, upstreamOptions(ctx, AbortSignal.timeout(deps.deadlineMs))),
-    ctx.signal,
+    () => ctx.signal,
   );
 }
 
@@ -89,7 +97,7 @@ export function cachedExtras(
     `extras:${videoId}:${ctx.hl ?? ''}:${ctx.gl ?? ''}`,
     deps.ttl.extras,
     () => deps.upstream.videoExtras(videoId, upstreamOptions(ctx, AbortSignal.timeout(deps.deadlineMs))),
-    ctx.signal,
+    () => ctx.signal,
   );
 }
 
@@ -125,8 +133,9 @@ export class Transcripts {
         `YouTube does not offer a ${target} translation of the captions of this video.`,
       );
     }
+    const textKey = timedTextCacheKey(request.videoId, track, target);
     const text = await this.deps.cache.get<ParsedTimedText>(
-      timedTextCacheKey(request.videoId, track, target),
+      textKey,
       this.deps.ttl.captions,
       async () => {
         const options = upstreamOptions(ctx, AbortSignal.timeout(this.deps.deadlineMs));
@@ -140,7 +149,7 @@ export class Transcripts {
         }
         return parsed;
       },
-      ctx.signal,
+      () => ctx.signal,
     );
     const doc: TranscriptDoc = {
       videoId: request.videoId,
@@ -155,14 +164,44 @@ export class Transcripts {
       events: text.value.events,
     };
     let status = combineStatus(player.status, text.status);
+    const deps: unknown[] = [data];
     if (request.format === 'markdown') {
       const chapters = await this.chapters(request.videoId, ctx);
       if (chapters) {
         doc.chapters = chapters.value;
+        deps.push(chapters.value);
         status = combineStatus(status, chapters.status);
       }
     }
-    return { doc, choice, cache: status, seconds: (this.deps.clock.now() - started) / 1000 };
+    return {
+      doc,
+      choice,
+      cache: status,
+      seconds: (this.deps.clock.now() - started) / 1000,
+      source: { key: textKey, text: text.value, deps },
+    };
+  }
+
+  /**
+   * The document of `result` rendered in `format`, as UTF-8 bytes: rendered once per format and
+   * kept next to the cached text (in the cache's memory bound) while neither it nor the player
+   * data (nor, for markdown, the chapters) it was made with changes.
+   */
+  render(
+    result: TranscriptResult,
+    format: TranscriptFormat,
+    options: RenderOptions,
+  ): RenderedTranscriptBytes {
+    const { key, text, deps } = result.source;
+    const variant = `${format}:${options.wordLevel ? 1 : 0}`;
+    const body = this.deps.cache.rendered(
+      key,
+      text,
+      variant,
+      deps,
+      () => renderTranscriptBytes(result.doc, format, options).body,
+    );
+    return { contentType: contentTypeOf(format), body };
   }
 
   /** The track inventory (`/v1/transcripts/{id}/languages`). */
