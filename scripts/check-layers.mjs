@@ -67,7 +67,12 @@ function* files(dir) {
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) yield* files(full);
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) yield full;
+    else if (
+      (name.endsWith('.ts') || name.endsWith('.tsx')) &&
+      !/\.test\.tsx?$/.test(name) &&
+      !name.endsWith('.d.ts')
+    )
+      yield full;
   }
 }
 

@@ -17,14 +17,20 @@ import { Billing } from './services/billing.ts';
 import { ResponseCache } from './services/cache.ts';
 import { Channels } from './services/channels.ts';
 import { Comments } from './services/comments.ts';
+import { Dashboard } from './services/dashboard.ts';
+import { EmailSignin } from './services/email-signin.ts';
 import type { Services } from './services/index.ts';
+import { createMetrics, type Metrics } from './services/metrics.ts';
 import { Pager } from './services/paging.ts';
 import { Playlists } from './services/playlists.ts';
+import { Readiness } from './services/readiness.ts';
 import { Search } from './services/search.ts';
 import { SharedSecret } from './services/secret.ts';
+import { Sessions } from './services/sessions.ts';
 import { Signups } from './services/signup.ts';
 import { Transcripts } from './services/transcripts.ts';
 import { UpstreamStatus } from './services/upstream-health.ts';
+import { ledgerUsageReader, Usage } from './services/usage.ts';
 import { Videos } from './services/videos.ts';
 import { WebhookSender } from './services/webhooks.ts';
 import { resolveSettings, type Settings } from './settings.ts';
@@ -42,19 +48,31 @@ export interface Tubescribe {
   secret: SharedSecret;
   /**
    * Start-up: elects the shared secret (unless one is configured), starts the reconciler, and
-   * starts working batch jobs (resuming the ones a restart interrupted).
+   * starts working batch jobs (resuming the ones a restart interrupted). It also kicks off the
+   * upstream's own start-up (the YouTube driver's visitorData) without waiting for it: a request
+   * that comes first shares that work, and a failure there only logs.
    * Idempotent; the first request awaits it, so calling it is optional, but a server calls it
    * before listening to fail early. A failed start is tried again by the next call.
    */
   start(): Promise<void>;
-  /** Stops the reconciler and closes the storage the app opened itself. */
+  /** Stops the reconciler and the upstream's background work, and closes the storage the app opened itself. */
   close(): Promise<void>;
 }
 
+/** Whether the secret is known (configured, or elected by start-up). */
+function secretElected(secret: SharedSecret): boolean {
+  try {
+    return secret.bytes.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The services over the ports and settings, each given only what it uses. */
-function createServices(ports: Ports, settings: Settings, secret: SharedSecret): Services {
+function createServices(ports: Ports, settings: Settings, secret: SharedSecret, metrics: Metrics): Services {
   const { upstream, kv, ledger, clock, random, logger } = ports;
-  const cache = new ResponseCache(kv, clock, settings.cache, logger);
+  metrics.watchCircuits(() => upstream.health?.() ?? []);
+  const cache = new ResponseCache(kv, clock, settings.cache, logger, metrics);
   const pager = new Pager(secret, clock, settings.limits.cursorMaxAgeMs);
   const source = { upstream, cache, ttl: settings.cache.ttl, deadlineMs: settings.limits.deadlineMs };
   const billing = new Billing({
@@ -63,6 +81,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
     billing: settings.billing,
     logger,
     reservationTtlMs: settings.limits.reservationTtlMs,
+    metrics,
   });
   const transcripts = new Transcripts({ ...source, clock });
   const videos = new Videos(source);
@@ -80,6 +99,22 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
   };
   const { plans, planAssignment } = settings;
   const accounts = new Accounts({ kv, ledger, clock, random, plans, planAssignment, packs: settings.packs });
+  const signups = new Signups({
+    kv,
+    ledger,
+    clock,
+    random,
+    logger,
+    secret,
+    accounts,
+    mailer: ports.mailer,
+    resolver: ports.resolver,
+    disposable: ports.disposableDomains,
+    settings: settings.signup,
+    mode: settings.signupMode,
+    plans,
+    planAssignment,
+  });
   return {
     accounts,
     auth: new AuthGuard({
@@ -88,22 +123,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
       adminToken: settings.adminToken,
       failures: settings.limits.authFailures,
     }),
-    signups: new Signups({
-      kv,
-      ledger,
-      clock,
-      random,
-      logger,
-      secret,
-      accounts,
-      mailer: ports.mailer,
-      resolver: ports.resolver,
-      disposable: ports.disposableDomains,
-      settings: settings.signup,
-      mode: settings.signupMode,
-      plans,
-      planAssignment,
-    }),
+    signups,
     billing,
     batches,
     batchJobs: new BatchJobs({
@@ -119,6 +139,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
       webhooks: new WebhookSender({ policy: webhookPolicy, clock, logger }),
       webhookPolicy,
       settings: settings.batch,
+      metrics,
     }),
     transcripts,
     videos,
@@ -128,15 +149,24 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret):
     search: new Search({ ...source, pager }),
     pager,
     upstream: new UpstreamStatus(upstream),
+    readiness: new Readiness({ kv, ledger, secretReady: () => secretElected(secret), metrics }),
+    metrics,
+    usage: new Usage(ledgerUsageReader(ledger), clock),
+    dashboard: {
+      sessions: new Sessions({ kv, clock, random }),
+      signin: new EmailSignin({ kv, ledger, clock, secret, signups, settings: settings.signup }),
+      data: new Dashboard({ kv, accounts, batchRetentionMs: settings.batch.retentionMs }),
+    },
   };
 }
 
 /** Builds tubescribe from options (every field optional). Nothing is awaited here. */
 export function createTubescribe(options: AppOptions = {}): Tubescribe {
   const settings = resolveSettings(options);
-  const ports = resolvePorts(options);
+  const metrics = createMetrics();
+  const ports = resolvePorts(options, metrics);
   const secret = new SharedSecret(settings.secret);
-  const services = createServices(ports, settings, secret);
+  const services = createServices(ports, settings, secret, metrics);
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   let starting: Promise<void> | undefined;
@@ -151,7 +181,17 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     }, every);
     (timer as { unref?: () => void }).unref?.();
   };
+  let upstreamStarted = false;
+  /** The upstream's own start-up (visitorData), not awaited: a failure only logs. */
+  const startUpstream = () => {
+    if (upstreamStarted || closed || !ports.upstream.start) return;
+    upstreamStarted = true;
+    ports.upstream.start().catch((error: unknown) => {
+      ports.logger.log('warn', 'upstream start-up failed', { error: String(error) });
+    });
+  };
   const start = (): Promise<void> => {
+    startUpstream();
     starting ??= (async () => {
       await secret.elect(ports);
       await services.batchJobs.start();
@@ -171,6 +211,8 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     logger: ports.logger,
     start,
     ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
+    ...(options.mountPath ? { mountPath: options.mountPath } : {}),
+    ...(options.serverOrigin ? { serverOrigin: options.serverOrigin } : {}),
   });
   return {
     app,
@@ -182,7 +224,9 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     start,
     async close() {
       closed = true;
+      services.batchJobs.stop(); // hand running batch tasks back before the queue waits for them
       if (timer) clearInterval(timer);
+      ports.upstream.stop?.();
       if (!options.jobs) await ports.jobs.close();
       if (!options.ledger) await ports.ledger.close?.();
       if (!options.kv) await ports.kv.close?.();

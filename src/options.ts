@@ -52,6 +52,18 @@ export type RouteSet = 'all' | 'api' | 'signup';
  */
 export type ClientAddressOf = (request: Request, env: unknown) => string | undefined;
 
+/**
+ * The path a host app mounted tubescribe under, when the runtime strips it from the request's URL
+ * (Express/Connect `app.use('/api', …)`); used in links and the request log. Undefined = none.
+ */
+export type MountPathOf = (request: Request, env: unknown) => string | undefined;
+
+/**
+ * The origin a request's connection reached (`http://10.0.0.5:8787`: the server's own address,
+ * not the client's `Host`), for links when no public URL is configured. Undefined = unknown.
+ */
+export type ServerOriginOf = (request: Request, env: unknown) => string | undefined;
+
 /** Settings of the default YouTube upstream (ignored when `upstream` is given). */
 export type DefaultYouTubeOptions = Omit<YouTubeOptions, 'clock' | 'random' | 'logger' | 'proxyFetch'>;
 
@@ -75,6 +87,10 @@ export interface AppOptions {
   logger?: Logger;
   /** The client address of a request (the runtime adapters set it). Default: `unknown`. */
   clientAddress?: ClientAddressOf;
+  /** The mount path of a request (the Node adapter's middleware sets it). Default: none. */
+  mountPath?: MountPathOf;
+  /** The origin a request's connection reached (the Node adapter sets it). Default: unknown. */
+  serverOrigin?: ServerOriginOf;
   /** A fetch through an HTTP(S) proxy, for `youtube.proxies` (the runtime adapters set it). */
   proxyFetch?: ProxyFetch;
   /** Every address of a host name, to check webhook targets (the runtime adapters set it). */
@@ -83,6 +99,11 @@ export interface AppOptions {
   secret?: string | Uint8Array;
   /** Bearer token for `/admin/*`. Unset = only keys with the `admin` scope may use it. */
   adminToken?: string;
+  /**
+   * Bearer token for `GET /metrics` (a Prometheus scraper), besides the admin token
+   * (`TUBESCRIBE_METRICS_TOKEN`). With neither set, `/metrics` answers 401.
+   */
+  metricsToken?: string;
   pricing?: Partial<Record<Operation, number>>;
   plans?: Readonly<Record<string, readonly RateRule[]>>;
   planAssignment?: Partial<PlanAssignment>;
@@ -96,8 +117,20 @@ export interface AppOptions {
    * equal the real number of proxies: one too many lets clients choose their own address.
    */
   trustProxy?: boolean | number;
-  /** The public base URL, for links in docs and responses. Default: the request's origin. */
+  /**
+   * The public base URL, for links in docs and responses (`next` texts, `Location`, `servers`).
+   * Default: behind `trustProxy`, the forwarded host; for a loopback host, the request's origin;
+   * else the address the connection reached (`serverOrigin`); else relative paths. A client's
+   * `Host` header is never echoed into them.
+   */
   publicUrl?: string;
+  /**
+   * Origins allowed to call the API from a browser (CORS): a list, or `'*'`. Default none: no CORS
+   * headers, and preflights are not answered.
+   */
+  corsOrigins?: readonly string[] | '*';
+  /** Serves the web dashboard at `/dashboard` (sign-in by email code, keys, usage, operator pages). Default true. */
+  dashboard?: boolean;
   /** Sends sign-up codes. Default: the console mailer (development: it logs the code). */
   mailer?: Mailer;
   /** Deliverability lookups for sign-up; `null` = none (`TUBESCRIBE_DNS=off`). Default: none. */

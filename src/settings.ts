@@ -55,6 +55,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 export interface Settings {
   /** Bearer token for `/admin/*`; undefined = only keys with the `admin` scope. */
   adminToken: string | undefined;
+  /** Bearer token for `GET /metrics` besides the admin token; undefined = only the admin token. */
+  metricsToken: string | undefined;
   /** The configured HMAC secret, or undefined when it is elected through storage at start-up. */
   secret: Uint8Array | undefined;
   pricing: Pricing;
@@ -66,8 +68,12 @@ export interface Settings {
   limits: Limits;
   /** Trusted reverse proxies in front (0 = none). */
   trustProxy: number;
-  /** The public base URL without a trailing slash, or undefined (the request's origin). */
+  /** The public base URL without a trailing slash, or undefined (see `http/public-url.ts`). */
   publicUrl: string | undefined;
+  /** Origins allowed by CORS (`'*'` = any); empty = CORS off. */
+  corsOrigins: readonly string[] | '*';
+  /** Whether `/dashboard` is served. */
+  dashboard: boolean;
   routes: RouteSet;
   batch: BatchJobSettings;
   /** Batch webhooks may target loopback and private addresses. */
@@ -100,6 +106,7 @@ export function resolveSettings(options: AppOptions): Settings {
   }
   return {
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
+    metricsToken: options.metricsToken === '' ? undefined : options.metricsToken,
     secret: secretBytes(options.secret),
     pricing: resolvePricing(options.pricing),
     plans,
@@ -114,6 +121,8 @@ export function resolveSettings(options: AppOptions): Settings {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     trustProxy: proxyHops(options.trustProxy),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    corsOrigins: options.corsOrigins ?? [],
+    dashboard: options.dashboard ?? true,
     routes: options.routes ?? 'all',
     batch: {
       retentionMs: options.batch?.retentionMs ?? 7 * 24 * 3_600_000,

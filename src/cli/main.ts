@@ -27,14 +27,20 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_UPSTREAM        youtube | fixtures:<dir> (default youtube)
   TUBESCRIBE_YOUTUBE_ORIGIN  replace every YouTube host (tests, reverse proxies)
   TUBESCRIBE_PROXY           outbound HTTP(S) proxy URL(s), comma-separated to rotate
+  TUBESCRIBE_POT_PROVIDER    bgutil PO-token provider for WEB captions (http://host:4416)
   TUBESCRIBE_ADMIN_TOKEN     bearer token for /admin/* (unset = admin API off)
+  TUBESCRIBE_METRICS_TOKEN   bearer token for GET /metrics, besides the admin token
   TUBESCRIBE_SECRET          HMAC secret (≥ 32 bytes; default generated once, kept in storage)
   TUBESCRIBE_MAILER          console | smtp://user:pass@host:port | an HTTP mail API
   TUBESCRIBE_DNS             system | off | udp://HOST:PORT | https://… (DoH)
   TUBESCRIBE_LOG             debug | info | warn | error | silent (JSON lines on stderr)
   TUBESCRIBE_TRUST_PROXY     reverse proxies in front whose X-Forwarded-For is trusted (default 0)
-  TUBESCRIBE_PUBLIC_URL      public base URL for links in /docs and responses
-  TUBESCRIBE_SIGNUP          agent sign-up: on | paused | off (default on)
+  TUBESCRIBE_PUBLIC_URL      public base URL for links in /docs and responses (unset: the
+                             forwarded host behind TUBESCRIBE_TRUST_PROXY, else relative links)
+  TUBESCRIBE_CORS_ORIGINS    origins allowed to call from browsers: * or a comma-separated list
+                             (default none: CORS off)
+  TUBESCRIBE_SIGNUP          agent sign-up: on | paused | off (default on; always off with the
+                             console mailer on a non-loopback TUBESCRIBE_HOST)
   TUBESCRIBE_WEBHOOK_PRIVATE batch webhooks to private/loopback addresses: allow | deny (default deny)
 `;
 
@@ -69,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // Done: a handle something left open (a keep-alive socket) must not keep the process alive.
+    setTimeout(() => process.exit(code), 1_000).unref();
   },
   (error: unknown) => {
     process.stderr.write(`tubescribe: ${describeError(error)}\n`);

@@ -15,9 +15,18 @@
  * @module
  */
 import { evaluateHit, windowKey, windowOf } from '../core/ratelimit.ts';
+import { dayMemo } from '../core/usage.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue } from '../ports/kv.ts';
-import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../ports/ledger.ts';
+import type {
+  AccountCredits,
+  Ledger,
+  RateDecision,
+  RateRule,
+  ReserveResult,
+  UsageDayRecord,
+  UsageTag,
+} from '../ports/ledger.ts';
 import {
   type AccountDoc,
   type AccountState,
@@ -28,6 +37,23 @@ import {
   type Op,
   opKey,
 } from './ledger-journal.ts';
+
+/** The recorded use of `states` summed per day, for the days of `dates` that have any. */
+function daysOf(states: readonly (AccountState | undefined)[], dates: readonly string[]): UsageDayRecord[] {
+  const out: UsageDayRecord[] = [];
+  for (const date of dates) {
+    const day: UsageDayRecord = { date, requests: 0, credits: 0, by_operation: {} };
+    for (const state of states) {
+      const use = state?.usage.get(date);
+      if (!use) continue;
+      day.requests += use.r;
+      day.credits += use.c;
+      for (const [op, n] of Object.entries(use.o)) day.by_operation[op] = (day.by_operation[op] ?? 0) + n;
+    }
+    if (day.requests > 0) out.push(day);
+  }
+  return out;
+}
 
 /** Journal entries between two compactions. */
 export const COMPACT_EVERY = 256;
@@ -57,6 +83,7 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   const { clock, kv } = options;
   const prefix = options.prefix ?? 'ledger:';
   const persistFrom = options.persistWindowsFrom ?? 3600;
+  const dayOf = dayMemo();
 
   const accounts = new Map<string, AccountState>();
   const holdOwner = new Map<string, string>(); // reservation id → account
@@ -171,10 +198,11 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
     return entry;
   }
 
-  async function settle(reservationId: string, spend: boolean): Promise<boolean> {
+  async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
     const account = holdOwner.get(reservationId);
     if (account === undefined || !accounts.get(account)?.holds.has(reservationId)) return false;
-    await record({ s: seq + 1, a: account, k: spend ? 'commit' : 'release', id: reservationId });
+    const metered = spend && usage ? { o: usage.operation, d: dayOf(clock.now()) } : {};
+    await record({ s: seq + 1, a: account, k: spend ? 'commit' : 'release', id: reservationId, ...metered });
     holdOwner.delete(reservationId);
     return true;
   }
@@ -232,8 +260,16 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
       return serial(() => reserve(account, cost, reservationId, ttlMs));
     },
 
-    commit(reservationId): Promise<boolean> {
-      return serial(() => settle(reservationId, true));
+    commit(reservationId, usage): Promise<boolean> {
+      return serial(() => settle(reservationId, true, usage));
+    },
+
+    usage(account, dates): Promise<UsageDayRecord[]> {
+      return serial(() => daysOf([accounts.get(account)], dates));
+    },
+
+    usageTotals(dates): Promise<UsageDayRecord[]> {
+      return serial(() => daysOf([...accounts.values()], dates));
     },
 
     release(reservationId): Promise<boolean> {

@@ -19,6 +19,13 @@ export interface Hold {
   expiresAt: number;
 }
 
+/** One day of metered use: requests, credits, and requests per operation. */
+export interface DayUse {
+  r: number;
+  c: number;
+  o: Record<string, number>;
+}
+
 /** One account's live credit state (mutated in place). */
 export interface AccountState {
   balance: number;
@@ -27,6 +34,8 @@ export interface AccountState {
   granted: number;
   holds: Map<string, Hold>;
   grants: Map<string, number>;
+  /** Metered use per UTC day (`YYYY-MM-DD`), from commits that carried an operation. */
+  usage: Map<string, DayUse>;
   /** The last journal entry folded into the persisted document. */
   seq: number;
 }
@@ -39,13 +48,14 @@ export interface AccountDoc {
   granted: number;
   holds: Record<string, Hold>;
   grants: Record<string, number>;
+  usage?: Record<string, DayUse>;
   seq?: number;
 }
 
 /** One journal entry: a reservation, its commit or release, or a grant. */
 export type Op =
   | { s: number; a: string; k: 'reserve'; id: string; c: number; x: number }
-  | { s: number; a: string; k: 'commit' | 'release'; id: string }
+  | { s: number; a: string; k: 'commit' | 'release'; id: string; o?: string; d?: string }
   | { s: number; a: string; k: 'grant'; id: string; c: number };
 
 /** A fresh account. */
@@ -56,6 +66,7 @@ export const emptyAccount = (): AccountState => ({
   granted: 0,
   holds: new Map(),
   grants: new Map(),
+  usage: new Map(),
   seq: 0,
 });
 
@@ -68,6 +79,7 @@ export function fromDoc(doc: AccountDoc): AccountState {
     granted: doc.granted,
     holds: new Map(Object.entries(doc.holds ?? {})),
     grants: new Map(Object.entries(doc.grants ?? {})),
+    usage: new Map(Object.entries(doc.usage ?? {})),
     seq: doc.seq ?? 0,
   };
 }
@@ -81,6 +93,7 @@ export function toDoc(state: AccountState, seq: number): AccountDoc {
     granted: state.granted,
     holds: Object.fromEntries(state.holds),
     grants: Object.fromEntries(state.grants),
+    usage: Object.fromEntries(state.usage),
     seq,
   };
 }
@@ -100,8 +113,16 @@ export function applyOp(state: AccountState, op: Op): void {
     if (!hold) return;
     state.holds.delete(op.id);
     state.reserved -= hold.cost;
-    if (op.k === 'commit') state.spent += hold.cost;
-    else state.balance += hold.cost;
+    if (op.k === 'commit') {
+      state.spent += hold.cost;
+      if (op.o !== undefined && op.d !== undefined) {
+        const day = state.usage.get(op.d) ?? { r: 0, c: 0, o: {} };
+        day.r += 1;
+        day.c += hold.cost;
+        day.o[op.o] = (day.o[op.o] ?? 0) + 1;
+        state.usage.set(op.d, day);
+      }
+    } else state.balance += hold.cost;
   }
 }
 

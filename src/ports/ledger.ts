@@ -63,6 +63,21 @@ export interface AdmitResult {
   reserved?: ReserveResult;
 }
 
+/** What a commit is recorded as, for usage metering ({@link Ledger.usage}). */
+export interface UsageTag {
+  /** The priced operation (`transcript`, `search`, …). */
+  operation: string;
+}
+
+/** One day of recorded use. */
+export interface UsageDayRecord {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  requests: number;
+  credits: number;
+  by_operation: Record<string, number>;
+}
+
 /**
  * Everything that must be atomic: credits, rate limits, one-time tokens and counters.
  *
@@ -86,7 +101,18 @@ export interface Ledger {
    * Spends a reservation. MUST be idempotent; committing a released or unknown reservation
    * MUST change nothing and return false.
    */
-  commit(reservationId: string): Promise<boolean>;
+  commit(reservationId: string, usage?: UsageTag): Promise<boolean>;
+
+  /**
+   * Optional usage metering: one account's recorded use on each of `dates` (`YYYY-MM-DD`, UTC);
+   * days without use may be absent. A ledger with this method MUST record, in the same atomic
+   * step as a commit that took effect and carried a {@link UsageTag}, one request, the hold's
+   * credits and one count of the tag's operation on the account's day of the commit.
+   */
+  usage?(account: string, dates: readonly string[]): Promise<UsageDayRecord[]>;
+
+  /** Optional, with {@link Ledger.usage}: every account's use summed per day. */
+  usageTotals?(dates: readonly string[]): Promise<UsageDayRecord[]>;
 
   /**
    * Returns a reservation's credits to the balance. MUST be idempotent; releasing a committed

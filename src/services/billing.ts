@@ -176,7 +176,7 @@ export class Billing {
     for (let attempt = 0; attempt <= delays.length; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
       try {
-        const committed = await this.deps.ledger.commit(reservationId);
+        const committed = await this.deps.ledger.commit(reservationId, charge && { operation: charge.op });
         if (!committed && attempt === 0) {
           // Only the reconciler removes a hold before its commit: the call outlived its reservation.
           this.deps.logger.log('warn', 'reservation expired before its commit; the call was not charged', {

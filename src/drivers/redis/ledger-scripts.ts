@@ -42,7 +42,10 @@ export const RESERVE: string = `${NOW}${RESERVE_FN}
 return reserve(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
 `;
 
-/** KEYS: account, holds, holdExpiry. ARGV: now, id, account, spend (1/0). */
+/**
+ * KEYS: account, holds, holdExpiry, and for a metered commit the account's and every account's
+ * usage hash of the day. ARGV: now, id, account, spend (1/0), operation, usage lifetime (ms).
+ */
 export const SETTLE: string = `
 local hold = redis.call('HGET', KEYS[2], ARGV[2])
 if not hold then return 0 end
@@ -54,6 +57,14 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
 if ARGV[4] == '1' then
   redis.call('HINCRBY', KEYS[1], 'spent', cost)
+  if KEYS[5] then
+    for i = 4, 5 do
+      redis.call('HINCRBY', KEYS[i], 'requests', 1)
+      redis.call('HINCRBY', KEYS[i], 'credits', cost)
+      redis.call('HINCRBY', KEYS[i], 'op:' .. ARGV[5], 1)
+      redis.call('PEXPIRE', KEYS[i], ARGV[6])
+    end
+  end
 else
   redis.call('HINCRBY', KEYS[1], 'balance', cost)
 end

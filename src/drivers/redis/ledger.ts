@@ -18,10 +18,22 @@
  */
 import type { Redis } from 'ioredis';
 import { evaluateHit } from '../../core/ratelimit.ts';
+import { dayMemo } from '../../core/usage.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../../ports/ledger.ts';
+import type {
+  AccountCredits,
+  Ledger,
+  RateDecision,
+  RateRule,
+  ReserveResult,
+  UsageDayRecord,
+  UsageTag,
+} from '../../ports/ledger.ts';
 import { RedisBroadcast } from './broadcast.ts';
 import { ADMIT, CONSUME_ONCE, COUNTER, GRANT, HIT, RESERVE, Script, SETTLE } from './ledger-scripts.ts';
+
+/** How long a day's usage hash is kept: 100 days (GET /v1/usage reports at most 90). */
+const USAGE_LIFETIME_MS = 100 * 86_400_000;
 
 /** Reservations this instance made and has not settled yet, remembered at most (see `mine`). */
 const REMEMBERED_HOLDS = 100_000;
@@ -47,11 +59,38 @@ const pair = (value: unknown): [boolean, number] => {
 export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const { client } = options;
   const prefix = options.prefix ?? 'tubescribe:';
+  const dayOf = dayMemo();
   const credits = `{${prefix}c}`;
   const holds = `${credits}:holds`;
   const holdExpiry = `${credits}:hold-expiry`;
   const grants = `${credits}:grants`;
   const account = (id: string) => `${credits}:acct:${id}`;
+  /** An account's (or, without one, every account's) usage hash of a UTC day. */
+  const usageKey = (id: string | undefined, day: string) =>
+    id === undefined ? `${credits}:use-all:${day}` : `${credits}:use:${id}:${day}`;
+  async function readUsage(id: string | undefined, dates: readonly string[]): Promise<UsageDayRecord[]> {
+    const pipeline = client.pipeline();
+    for (const date of dates) pipeline.hgetall(usageKey(id, date));
+    const replies = (await pipeline.exec()) ?? [];
+    const out: UsageDayRecord[] = [];
+    dates.forEach((date, i) => {
+      const [error, hash] = replies[i] ?? [null, {}];
+      if (error) throw error;
+      const fields = hash as Record<string, string>;
+      if (!fields.requests) return;
+      const day: UsageDayRecord = {
+        date,
+        requests: Number(fields.requests),
+        credits: Number(fields.credits ?? 0),
+        by_operation: {},
+      };
+      for (const [name, value] of Object.entries(fields)) {
+        if (name.startsWith('op:')) day.by_operation[name.slice(3)] = Number(value);
+      }
+      out.push(day);
+    });
+    return out;
+  }
   const windowKeys = (bucket: string, rules: readonly RateRule[]) =>
     rules.map((rule, i) => `${credits}:rl:${bucket}:${i}:${rule.window === 'utc-day' ? 'd' : rule.window}`);
   const ruleArgs = (rules: readonly RateRule[]): (string | number)[] => {
@@ -77,7 +116,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   };
   const now = (): number => options.clock?.now() ?? -1;
 
-  async function settle(reservationId: string, spend: boolean): Promise<boolean> {
+  async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
     let owner = mine.get(reservationId);
     if (owner === undefined) {
       const hold = await client.hget(holds, reservationId);
@@ -85,10 +124,14 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       owner = hold.slice(0, hold.lastIndexOf('|'));
     }
     // The script checks the hold's owner itself: a stale memory settles nothing.
-    const done = await scripts.settle.run(
-      [account(owner), holds, holdExpiry],
-      [now(), reservationId, owner, spend ? 1 : 0],
-    );
+    const keys = [account(owner), holds, holdExpiry];
+    const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0];
+    if (spend && usage) {
+      const day = dayOf(options.clock?.now() ?? Date.now());
+      keys.push(usageKey(owner, day), usageKey(undefined, day));
+      args.push(usage.operation, USAGE_LIFETIME_MS);
+    }
+    const done = await scripts.settle.run(keys, args);
     mine.delete(reservationId);
     return Number(done) === 1;
   }
@@ -127,7 +170,9 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       return { ok, balance };
     },
 
-    commit: (reservationId) => settle(reservationId, true),
+    commit: (reservationId, usage) => settle(reservationId, true, usage),
+    usage: (id, dates) => readUsage(id, dates),
+    usageTotals: (dates) => readUsage(undefined, dates),
     release: (reservationId) => settle(reservationId, false),
 
     async grant(id, amount, idempotencyKey) {

@@ -6,16 +6,19 @@
  */
 import type { RouteSet } from '../../options.ts';
 import type { RouteDeps } from '../context.ts';
+import { dashboardRoutes } from '../dashboard/index.ts';
 import { mcpMetadataRoutes } from '../mcp/metadata.ts';
 import type { Route } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { batchRoutes } from './batch.ts';
 import { channelRoutes } from './channels.ts';
 import { commentRoutes } from './comments.ts';
+import { metricsRoutes } from './metrics.ts';
 import { playlistRoutes } from './playlists.ts';
 import { searchRoutes } from './search.ts';
 import { signupRoutes } from './signup.ts';
 import { transcriptRoutes } from './transcripts.ts';
+import { usageRoutes } from './usage.ts';
 import { videoRoutes } from './videos.ts';
 
 /** A route module: a factory over the services and settings, and the sets that serve it. */
@@ -37,6 +40,9 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { routes: searchRoutes, sets: API },
   { routes: batchRoutes, sets: API },
   { routes: accountRoutes, sets: API },
+  { routes: usageRoutes, sets: API },
   { routes: mcpMetadataRoutes, sets: API },
   { routes: signupRoutes, sets: SIGNUP },
+  { routes: dashboardRoutes, sets: ['all'] },
+  { routes: metricsRoutes, sets: ['all', 'api', 'signup'] },
 ];
