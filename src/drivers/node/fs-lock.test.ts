@@ -92,7 +92,7 @@ describe('lockFolder', () => {
     });
   }
 
-  it.skipIf(!linux)('takes over a zombie holder', async () => {
+  it.skipIf(!linux)('takes over a zombie holder', async (ctx) => {
     // `sleep 30` (exec'd by sh) never reaps sh's background child, which stays a zombie.
     const shell = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -106,7 +106,9 @@ describe('lockFolder', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
         state = (await procStat(pid))?.state ?? '';
       }
-      expect(state).toBe('Z');
+      // Where SIGCHLD is ignored (inherited from the test's parent) children are reaped at once
+      // and no zombie can be made: say so instead of passing or failing on nothing.
+      if (state !== 'Z') ctx.skip(`no zombie could be made here (state '${state}')`);
       await writeLock({ ...(await identityOf(pid)) });
       const release = await lockFolder(dir);
       await release();
