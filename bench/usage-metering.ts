@@ -3,9 +3,12 @@
  * charged requests with and without metering, alternating rounds so drift hits both alike.
  * - in-process app (embedded ledger): `GET /v1/transcripts` answered from the cache, each charged
  *   one credit through reserve → commit;
+ *   and `GET /v1/account`, free, metered by one ledger step of its own;
  * - Redis ledger (when TUBESCRIBE_BENCH_REDIS or TUBESCRIBE_TEST_REDIS is set): reserve + commit
- *   round trips, the commit with or without its usage tag.
- * "Without" hands the same ledger a commit that drops the tag, so nothing else differs.
+ *   round trips, the commit with or without its usage tag; and a free call's rate-limit hit with
+ *   or without its metering round trip.
+ * "Without" hands the same ledger a commit and release that drop the tag and no `meter` or
+ * `touchKey`, so nothing else differs.
  */
 import { createTubescribe } from '../src/app.ts';
 import { createEmbeddedLedger } from '../src/drivers/ledger-embedded.ts';
@@ -17,12 +20,16 @@ import { connect, deleteKeys, uniquePrefix } from '../test/helpers/redis.ts';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
-/** The ledger with metering switched off (its commit never sees a usage tag). */
+/**
+ * The ledger with metering switched off: commits and releases never see a usage tag, free calls
+ * are not metered, keys' last uses are not recorded.
+ */
 function unmetered(ledger: Ledger): Ledger {
-  return { ...ledger, commit: (id) => ledger.commit(id) };
+  const { meter: _meter, touchKey: _touch, ...rest } = ledger;
+  return { ...rest, commit: (id) => ledger.commit(id), release: (id) => ledger.release(id) };
 }
 
-async function appRate(metered: boolean, requests: number): Promise<number> {
+async function appRate(metered: boolean, requests: number, url: string): Promise<number> {
   const clock = { now: () => Date.now() };
   const base = createEmbeddedLedger({ clock });
   const ts = createTubescribe({
@@ -40,7 +47,6 @@ async function appRate(metered: boolean, requests: number): Promise<number> {
   });
   const { api_key } = (await created.json()) as { api_key: string };
   const headers = { authorization: `Bearer ${api_key}` };
-  const url = `/v1/transcripts?video_id=${VIDEO}`;
   for (let i = 0; i < 200; i++) await ts.app.request(url, { headers }); // warm-up, fills the cache
   const start = performance.now();
   for (let i = 0; i < requests; i++) {
@@ -53,14 +59,21 @@ async function appRate(metered: boolean, requests: number): Promise<number> {
   return rate;
 }
 
-async function redisRate(url: string, metered: boolean, requests: number): Promise<number> {
+/** Charged calls (reserve + commit) or, with `free`, free calls (a rate-limit hit, + meter). */
+async function redisRate(url: string, metered: boolean, requests: number, free = false): Promise<number> {
   const client = await connect(url);
   const prefix = uniquePrefix('meter');
   const base = createRedisLedger({ client, prefix });
   const ledger = metered ? base : unmetered(base);
   await ledger.grant('acc_bench', 10_000_000, 'g');
   const start = performance.now();
+  const rules = [{ limit: 1_000_000_000, window: 1 }];
   for (let i = 0; i < requests; i++) {
+    if (free) {
+      await ledger.hit('acct:acc_bench', rules);
+      await ledger.meter?.('acc_bench', { operation: 'account' });
+      continue;
+    }
     await ledger.reserve('acc_bench', 1, `r${i}`, 60_000);
     await ledger.commit(`r${i}`, { operation: 'transcript' });
   }
@@ -75,16 +88,22 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Prints charged requests per second with and without metering. */
 export async function benchMetering(): Promise<void> {
   console.log('\n## Usage metering (charged requests per second, median of 5 alternating rounds)');
-  const app = { on: [] as number[], off: [] as number[] };
-  for (let round = 0; round < 5; round++) {
-    app.off.push(await appRate(false, 2000));
-    app.on.push(await appRate(true, 2000));
-  }
   const row = (name: string, off: number, on: number) =>
     console.log(
       `${name}: without ${off.toFixed(0)}/s, with ${on.toFixed(0)}/s (${(((on - off) / off) * 100).toFixed(1)} %)`,
     );
-  row('in-process app, embedded ledger, cached transcript', median(app.off), median(app.on));
+  const paths = [
+    ['in-process app, embedded ledger, cached transcript (charged)', `/v1/transcripts?video_id=${VIDEO}`],
+    ['in-process app, embedded ledger, GET /v1/account (free)', '/v1/account'],
+  ] as const;
+  for (const [name, path] of paths) {
+    const app = { on: [] as number[], off: [] as number[] };
+    for (let round = 0; round < 5; round++) {
+      app.off.push(await appRate(false, 2000, path));
+      app.on.push(await appRate(true, 2000, path));
+    }
+    row(name, median(app.off), median(app.on));
+  }
   const url = process.env.TUBESCRIBE_BENCH_REDIS ?? process.env.TUBESCRIBE_TEST_REDIS;
   if (!url) return console.log('Redis: skipped (set TUBESCRIBE_BENCH_REDIS)');
   const redis = { on: [] as number[], off: [] as number[] };
@@ -93,4 +112,10 @@ export async function benchMetering(): Promise<void> {
     redis.on.push(await redisRate(url, true, 1000));
   }
   row('Redis ledger, reserve + commit', median(redis.off), median(redis.on));
+  const free = { on: [] as number[], off: [] as number[] };
+  for (let round = 0; round < 5; round++) {
+    free.off.push(await redisRate(url, false, 1000, true));
+    free.on.push(await redisRate(url, true, 1000, true));
+  }
+  row('Redis ledger, free call: hit (+ meter)', median(free.off), median(free.on));
 }

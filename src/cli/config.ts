@@ -45,6 +45,8 @@ export interface Config {
   corsOrigins: readonly string[] | '*';
   /** Batch webhooks may target loopback and private addresses (`TUBESCRIBE_WEBHOOK_PRIVATE=allow`). */
   webhookPrivate: boolean;
+  /** Whether `/dashboard` is served (`TUBESCRIBE_DASHBOARD`: on, the default, or off). */
+  dashboard: boolean;
   /** Rate-limit plans (`TUBESCRIBE_PLANS`, JSON) and the plan of new accounts (`TUBESCRIBE_DEFAULT_PLAN`). */
   plans: PlanConfig;
   /**
@@ -152,6 +154,10 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   if (webhookPrivate !== 'allow' && webhookPrivate !== 'deny') {
     throw new ConfigError(`TUBESCRIBE_WEBHOOK_PRIVATE must be allow or deny, not "${webhookPrivate}".`);
   }
+  const dashboard = (get('DASHBOARD') ?? 'on').toLowerCase();
+  if (dashboard !== 'on' && dashboard !== 'off') {
+    throw new ConfigError(`TUBESCRIBE_DASHBOARD must be on or off, not "${dashboard}".`);
+  }
   const signup = (get('SIGNUP') ?? 'on').toLowerCase();
   if (signup !== 'on' && signup !== 'paused' && signup !== 'off') {
     throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
@@ -176,6 +182,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   return {
     potProvider,
     webhookPrivate: webhookPrivate === 'allow',
+    dashboard: dashboard === 'on',
     plans,
     signup: exposure.signup,
     revealCodes: exposure.revealCodes,

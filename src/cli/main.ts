@@ -42,6 +42,7 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_SIGNUP          agent sign-up: on | paused | off (default on; always off with the
                              console mailer on a non-loopback TUBESCRIBE_HOST)
   TUBESCRIBE_WEBHOOK_PRIVATE batch webhooks to private/loopback addresses: allow | deny (default deny)
+  TUBESCRIBE_DASHBOARD       the web dashboard at /dashboard: on | off (default on)
 `;
 
 async function main(argv: string[]): Promise<number> {

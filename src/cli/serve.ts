@@ -60,6 +60,7 @@ export function appOptionsFor(
   app.resolver = createResolver(config.dns) ?? null;
   app.signup = { mode: config.signup };
   if (config.webhookPrivate) app.webhooks = { allowPrivate: true };
+  if (!config.dashboard) app.dashboard = false;
   if (config.plans.plans) app.plans = config.plans.plans;
   if (config.plans.defaultPlan) app.planAssignment = { initial: config.plans.defaultPlan };
   return app;

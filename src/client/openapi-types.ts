@@ -1265,6 +1265,11 @@ export interface components {
         scopes: ('transcripts:read' | 'transcripts:stream' | 'data:read' | 'admin')[];
         created_at: string;
         revoked: boolean;
+        /**
+         * Format: date-time
+         * @description When the key was last used (recorded at most once a minute); absent if never
+         */
+        last_used_at?: string;
       }[];
     };
     Grant: {

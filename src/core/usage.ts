@@ -8,7 +8,7 @@
 export interface UsageDay {
   /** `YYYY-MM-DD` (UTC). */
   date: string;
-  /** Charged requests (HTTP 200s of keyed routes, succeeded MCP tool calls). */
+  /** Requests that succeeded (HTTP 2xx of keyed routes, succeeded MCP tool calls), free ones included. */
   requests: number;
   /** Credits charged. */
   credits: number;

@@ -8,7 +8,8 @@
  *   (`acct:<account>`) every {@link COMPACT_EVERY} entries (`ledger-journal.ts`): no call
  *   rewrites a whole account document, and a crash never persists half of an operation.
  * - `rl:<window key>` — rate-limit windows of an hour or longer (shorter ones are kept in memory
- *   only: they are over within a minute), `once:<key>`, `ctr:<key>` — with their TTLs.
+ *   only: they are over within a minute), `once:<key>`, `ctr:<key>`, `used:<key id>` (an API
+ *   key's last use, written at most once per gap by {@link Ledger.touchKey}) — with their TTLs.
  *
  * Broadcasts ({@link Ledger.broadcast}) reach the listeners of this ledger at once: it is never
  * shared between processes (two processes on one folder are refused by the CLI's lock).
@@ -54,6 +55,9 @@ function daysOf(states: readonly (AccountState | undefined)[], dates: readonly s
   }
   return out;
 }
+
+/** How long a key's last use is kept (`used:<key id>`): ten years, in effect for good. */
+const KEY_USE_LIFETIME_MS = 3650 * 86_400_000;
 
 /** Journal entries between two compactions. */
 export const COMPACT_EVERY = 256;
@@ -201,7 +205,7 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
     const account = holdOwner.get(reservationId);
     if (account === undefined || !accounts.get(account)?.holds.has(reservationId)) return false;
-    const metered = spend && usage ? { o: usage.operation, d: dayOf(clock.now()) } : {};
+    const metered = usage ? { o: usage.operation, d: dayOf(clock.now()) } : {};
     await record({ s: seq + 1, a: account, k: spend ? 'commit' : 'release', id: reservationId, ...metered });
     holdOwner.delete(reservationId);
     return true;
@@ -272,8 +276,37 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
       return serial(() => daysOf([...accounts.values()], dates));
     },
 
-    release(reservationId): Promise<boolean> {
-      return serial(() => settle(reservationId, false));
+    release(reservationId, usage): Promise<boolean> {
+      return serial(() => settle(reservationId, false, usage));
+    },
+
+    meter(account, usage): Promise<void> {
+      return serial(() =>
+        record({ s: seq + 1, a: account, k: 'use', o: usage.operation, d: dayOf(clock.now()) }),
+      );
+    },
+
+    touchKey(keyId, minGapMs): Promise<boolean> {
+      return serial(async () => {
+        const now = clock.now();
+        const name = `used:${keyId}`;
+        const last = live(name, now)?.value;
+        if (last !== undefined && now - last < minGapMs) return false;
+        await saveExpiring(name, { value: now, expiresAt: now + KEY_USE_LIFETIME_MS }, true);
+        return true;
+      });
+    },
+
+    keysLastUsed(keyIds): Promise<Record<string, number>> {
+      return serial(() => {
+        const now = clock.now();
+        const out: Record<string, number> = {};
+        for (const id of keyIds) {
+          const at = live(`used:${id}`, now)?.value;
+          if (at !== undefined) out[id] = at;
+        }
+        return out;
+      });
     },
 
     grant(account, amount, idempotencyKey) {

@@ -52,11 +52,24 @@ export interface AccountDoc {
   seq?: number;
 }
 
-/** One journal entry: a reservation, its commit or release, or a grant. */
+/**
+ * One journal entry: a reservation, its commit or release (metered when `o` and `d` name the
+ * operation and day), a grant, or a free request's use (`use`).
+ */
 export type Op =
   | { s: number; a: string; k: 'reserve'; id: string; c: number; x: number }
   | { s: number; a: string; k: 'commit' | 'release'; id: string; o?: string; d?: string }
-  | { s: number; a: string; k: 'grant'; id: string; c: number };
+  | { s: number; a: string; k: 'grant'; id: string; c: number }
+  | { s: number; a: string; k: 'use'; o: string; d: string };
+
+/** Counts one request of `op` and its `credits` on `date`. */
+function meterDay(state: AccountState, date: string, op: string, credits: number): void {
+  const day = state.usage.get(date) ?? { r: 0, c: 0, o: {} };
+  day.r += 1;
+  day.c += credits;
+  day.o[op] = (day.o[op] ?? 0) + 1;
+  state.usage.set(date, day);
+}
 
 /** A fresh account. */
 export const emptyAccount = (): AccountState => ({
@@ -108,21 +121,18 @@ export function applyOp(state: AccountState, op: Op): void {
     state.balance += op.c;
     state.granted += op.c;
     state.grants.set(op.id, op.c);
+  } else if (op.k === 'use') {
+    meterDay(state, op.d, op.o, 0);
   } else {
     const hold = state.holds.get(op.id);
     if (!hold) return;
     state.holds.delete(op.id);
     state.reserved -= hold.cost;
-    if (op.k === 'commit') {
-      state.spent += hold.cost;
-      if (op.o !== undefined && op.d !== undefined) {
-        const day = state.usage.get(op.d) ?? { r: 0, c: 0, o: {} };
-        day.r += 1;
-        day.c += hold.cost;
-        day.o[op.o] = (day.o[op.o] ?? 0) + 1;
-        state.usage.set(op.d, day);
-      }
-    } else state.balance += hold.cost;
+    if (op.k === 'commit') state.spent += hold.cost;
+    else state.balance += hold.cost;
+    if (op.o !== undefined && op.d !== undefined) {
+      meterDay(state, op.d, op.o, op.k === 'commit' ? hold.cost : 0);
+    }
   }
 }
 

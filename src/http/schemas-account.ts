@@ -55,6 +55,13 @@ export const accountViewSchema: AnySchema = v.strictObject({
       scopes: v.array(v.picklist(SCOPES)),
       created_at: v.string(),
       revoked: v.boolean(),
+      last_used_at: v.optional(
+        v.pipe(
+          v.string(),
+          v.isoTimestamp(),
+          v.description('When the key was last used (recorded at most once a minute); absent if never'),
+        ),
+      ),
     }),
   ),
 }) as AnySchema;

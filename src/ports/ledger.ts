@@ -106,8 +106,9 @@ export interface Ledger {
   /**
    * Optional usage metering: one account's recorded use on each of `dates` (`YYYY-MM-DD`, UTC);
    * days without use may be absent. A ledger with this method MUST record, in the same atomic
-   * step as a commit that took effect and carried a {@link UsageTag}, one request, the hold's
-   * credits and one count of the tag's operation on the account's day of the commit.
+   * step as a commit or release that took effect and carried a {@link UsageTag}, one request and
+   * one count of the tag's operation on the account's day of the settlement, with the hold's
+   * credits for a commit and none for a release; and MUST implement {@link Ledger.meter}.
    */
   usage?(account: string, dates: readonly string[]): Promise<UsageDayRecord[]>;
 
@@ -115,10 +116,28 @@ export interface Ledger {
   usageTotals?(dates: readonly string[]): Promise<UsageDayRecord[]>;
 
   /**
-   * Returns a reservation's credits to the balance. MUST be idempotent; releasing a committed
-   * or unknown reservation MUST change nothing and return false.
+   * Optional, with {@link Ledger.usage}: records one free request (no credits) of the tag's
+   * operation on the account's day, atomically, in one step (a free call has no reservation).
    */
-  release(reservationId: string): Promise<boolean>;
+  meter?(account: string, usage: UsageTag): Promise<void>;
+
+  /**
+   * Optional: records the ledger's "now" as the last use of API key `keyId`, unless the recorded
+   * one is less than `minGapMs` old (then nothing is written). MUST be atomic (of concurrent
+   * touches from any instance within the gap, at most one writes); returns whether it wrote.
+   */
+  touchKey?(keyId: string, minGapMs: number): Promise<boolean>;
+
+  /** Optional, with {@link Ledger.touchKey}: the recorded last use (epoch ms) of each key touched. */
+  keysLastUsed?(keyIds: readonly string[]): Promise<Record<string, number>>;
+
+  /**
+   * Returns a reservation's credits to the balance. MUST be idempotent; releasing a committed
+   * or unknown reservation MUST change nothing and return false. With `usage` (a call that
+   * succeeded but cost nothing, a free cache hit), a ledger that meters records it as a request
+   * with no credits ({@link Ledger.usage}).
+   */
+  release(reservationId: string, usage?: UsageTag): Promise<boolean>;
 
   /**
    * Adds `amount` credits. MUST apply at most once per `idempotencyKey`: a repeat changes nothing

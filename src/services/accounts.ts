@@ -104,7 +104,15 @@ export interface AccountView {
   plan: string;
   email?: string;
   created_at: string;
-  keys: { key_id: string; hint: string; scopes: Scope[]; created_at: string; revoked: boolean }[];
+  keys: {
+    key_id: string;
+    hint: string;
+    scopes: Scope[];
+    created_at: string;
+    revoked: boolean;
+    /** When the key was last used (to the minute); absent when never, or not recorded. */
+    last_used_at?: string;
+  }[];
 }
 
 /** Accounts and keys. */
@@ -206,6 +214,7 @@ export class Accounts {
   async view(accountId: string): Promise<AccountView> {
     const account = await this.load(accountId);
     const keys: AccountView['keys'] = [];
+    const used = (await this.deps.ledger.keysLastUsed?.(account.keys)) ?? {};
     for (const keyId of account.keys) {
       const ref = await this.deps.kv.get<KeyIdRecord>(`keyid:${keyId}`);
       const record =
@@ -216,6 +225,7 @@ export class Accounts {
         scopes: record?.scopes ?? [],
         created_at: record?.created_at ?? '',
         revoked: !record,
+        ...(used[keyId] !== undefined ? { last_used_at: new Date(used[keyId]).toISOString() } : {}),
       });
     }
     const view: AccountView = {

@@ -3,15 +3,18 @@
  * accounts, with failed attempts limited per client network (an IPv4 address, an IPv6 /64) in a
  * fixed window on the Ledger. Only failures count and only failures are refused: once an address
  * is throttled, guessing earns 429s, while a valid key from the same address is still served
- * (addresses are shared: NAT, offices, mobile carriers).
+ * (addresses are shared: NAT, offices, mobile carriers). Each key's last use is recorded in the
+ * background (`key-touch.ts`).
  * @module
  */
 import { constantTimeEquals } from '../core/constant-time.ts';
 import { clientNetwork } from '../core/network.ts';
 import { rateLimitApiError } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { Ledger, RateRule } from '../ports/ledger.ts';
 import type { Accounts, Principal } from './accounts.ts';
+import { KeyTouches } from './key-touch.ts';
 
 /** Dependencies of {@link AuthGuard}. */
 export interface AuthGuardDeps {
@@ -21,14 +24,19 @@ export interface AuthGuardDeps {
   adminToken: string | undefined;
   /** Failed authentications allowed per client network and window. */
   failures: { limit: number; windowSeconds: number };
+  /** Time for the keys' last uses (see `key-touch.ts`). */
+  clock: Clock;
 }
 
 /** Authentication of API keys and of the admin token. */
 export class AuthGuard {
   private readonly rules: readonly RateRule[];
+  /** Records each key's last use (once a minute per key at most, in the background). */
+  readonly touches: KeyTouches;
 
   constructor(private readonly deps: AuthGuardDeps) {
     this.rules = [{ limit: deps.failures.limit, window: deps.failures.windowSeconds }];
+    this.touches = new KeyTouches(deps.ledger, deps.clock);
   }
 
   /**
@@ -44,7 +52,9 @@ export class AuthGuard {
       );
     }
     try {
-      return await this.deps.accounts.authenticate(key);
+      const principal = await this.deps.accounts.authenticate(key);
+      this.touches.touch(principal.keyId);
+      return principal;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_api_key') await this.countFailure(address);
       throw error;

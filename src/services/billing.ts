@@ -157,8 +157,11 @@ export class Billing {
       throw error;
     }
     const charged = this.chargeOf(op, cacheStatus(result));
+    // Every success is metered as a request: with its credits, or free (a released hold or,
+    // for a free operation, one metering step of its own).
     if (price > 0 && charged > 0) await this.commit(reservationId, { op, credits: charged });
-    else if (price > 0) await this.release(reservationId);
+    else if (price > 0) await this.release(reservationId, op);
+    else await this.meter(principal.accountId, op);
     return { result, charged };
   }
 
@@ -204,13 +207,31 @@ export class Billing {
     );
   }
 
-  /** Returns a reservation; a failure is logged (the reconciler returns the hold later). */
-  async release(reservationId: string): Promise<void> {
+  /**
+   * Returns a reservation; a failure is logged (the reconciler returns the hold later). With `op`
+   * (the call succeeded but cost nothing), the ledger meters it as a free request of `op`.
+   */
+  async release(reservationId: string, op?: Operation): Promise<void> {
     try {
-      await this.deps.ledger.release(reservationId);
+      await this.deps.ledger.release(reservationId, op && { operation: op });
     } catch (error) {
       this.deps.metrics?.storageError('ledger');
       this.deps.logger.log('error', 'release failed', { reservation: reservationId, error: String(error) });
+    }
+  }
+
+  /**
+   * Meters a successful free call of `op` (one ledger step). Metering is bookkeeping: a failure
+   * is logged and counted, and the call is answered all the same.
+   */
+  private async meter(accountId: string, op: Operation): Promise<void> {
+    const { ledger } = this.deps;
+    if (!ledger.meter) return;
+    try {
+      await ledger.meter(accountId, { operation: op });
+    } catch (error) {
+      this.deps.metrics?.storageError('ledger');
+      this.deps.logger.log('warn', 'usage metering failed', { account: accountId, op, error: String(error) });
     }
   }
 }

@@ -251,6 +251,109 @@ export function ledgerContract(name: string, create: (clock: ManualClock) => Pro
       });
     });
 
+    describe('usage metering', () => {
+      const days = ['2026-02-28', '2026-03-01', '2026-03-02'];
+      /** The ledger's usage methods; every ledger of this project meters. */
+      const metering = () => {
+        const { usage, usageTotals, meter } = ledger;
+        if (!usage || !usageTotals || !meter) throw new Error('this ledger does not meter usage');
+        return {
+          usage: usage.bind(ledger),
+          usageTotals: usageTotals.bind(ledger),
+          meter: meter.bind(ledger),
+        };
+      };
+
+      it('counts metered commits, free releases and free requests exactly, per account and UTC day', async () => {
+        const { usage, usageTotals, meter } = metering();
+        await ledger.grant('a', 100, 'ga');
+        await ledger.grant('b', 100, 'gb');
+        // 2026-03-01: a commits 3 transcripts (2 credits each) concurrently, one search (1),
+        // one free cache hit (released), two free requests; b commits one transcript.
+        for (let i = 0; i < 3; i++) await ledger.reserve('a', 2, `t${i}`, HOUR);
+        await ledger.reserve('a', 1, 's', HOUR);
+        await ledger.reserve('a', 1, 'hit', HOUR);
+        await ledger.reserve('b', 2, 'bt', HOUR);
+        await Promise.all([
+          ...[0, 1, 2].map((i) => ledger.commit(`t${i}`, { operation: 'transcript' })),
+          ledger.commit('s', { operation: 'search_page' }),
+          ledger.release('hit', { operation: 'transcript' }),
+          meter('a', { operation: 'account' }),
+          meter('a', { operation: 'basic_info' }),
+          ledger.commit('bt', { operation: 'transcript' }),
+        ]);
+        // Repeats and unmetered settlements count nothing.
+        expect(await ledger.commit('t0', { operation: 'transcript' })).toBe(false);
+        expect(await ledger.release('hit', { operation: 'transcript' })).toBe(false);
+        await ledger.reserve('a', 1, 'plain', HOUR);
+        await ledger.commit('plain');
+        // The next UTC day: one more free request for a.
+        clock.set('2026-03-02T00:00:01.000Z');
+        await meter('a', { operation: 'account' });
+
+        expect(await usage('a', days)).toEqual([
+          {
+            date: '2026-03-01',
+            requests: 7,
+            credits: 7,
+            by_operation: { transcript: 4, search_page: 1, account: 1, basic_info: 1 },
+          },
+          { date: '2026-03-02', requests: 1, credits: 0, by_operation: { account: 1 } },
+        ]);
+        expect(await usage('b', days)).toEqual([
+          { date: '2026-03-01', requests: 1, credits: 2, by_operation: { transcript: 1 } },
+        ]);
+        expect(await usage('nobody', days)).toEqual([]);
+        expect(await usageTotals(days)).toEqual([
+          {
+            date: '2026-03-01',
+            requests: 8,
+            credits: 9,
+            by_operation: { transcript: 5, search_page: 1, account: 1, basic_info: 1 },
+          },
+          { date: '2026-03-02', requests: 1, credits: 0, by_operation: { account: 1 } },
+        ]);
+        // The books agree: a spent 2 × 3 + 1 + 1 (the unmetered commit).
+        expect((await invariant('a')).spent).toBe(8);
+      });
+
+      it('counts each of 60 concurrent metered commits once', async () => {
+        const { usage } = metering();
+        await ledger.grant('c', 60, 'gc');
+        await Promise.all(Array.from({ length: 60 }, (_, i) => ledger.reserve('c', 1, `c${i}`, HOUR)));
+        await Promise.all(
+          Array.from({ length: 60 }, (_, i) => ledger.commit(`c${i}`, { operation: 'transcript' })),
+        );
+        await Promise.all(
+          Array.from({ length: 60 }, (_, i) => ledger.commit(`c${i}`, { operation: 'transcript' })),
+        );
+        expect(await usage('c', days)).toEqual([
+          { date: '2026-03-01', requests: 60, credits: 60, by_operation: { transcript: 60 } },
+        ]);
+      });
+
+      it("records a key's last use at most once per gap", async () => {
+        const { touchKey, keysLastUsed } = ledger;
+        if (!touchKey || !keysLastUsed) throw new Error("this ledger does not record keys' last uses");
+        const t0 = clock.now();
+        const first = await Promise.all(
+          Array.from({ length: 10 }, () => touchKey.call(ledger, 'k1', 60_000)),
+        );
+        expect(first.filter(Boolean)).toHaveLength(1);
+        clock.advance(59_000);
+        expect(await touchKey.call(ledger, 'k1', 60_000)).toBe(false);
+        expect(await keysLastUsed.call(ledger, ['k1', 'k2'])).toEqual({ k1: t0 });
+        clock.advance(1_000);
+        expect(await touchKey.call(ledger, 'k1', 60_000)).toBe(true);
+        expect(await touchKey.call(ledger, 'k2', 60_000)).toBe(true);
+        expect(await keysLastUsed.call(ledger, ['k1', 'k2', 'k3'])).toEqual({
+          k1: t0 + 60_000,
+          k2: t0 + 60_000,
+        });
+        expect(await keysLastUsed.call(ledger, [])).toEqual({});
+      });
+    });
+
     it('keeps balances, holds, grants and one-time keys across a restart', async (ctx) => {
       if (!subject.restart) return ctx.skip();
       await ledger.grant('a', 10, 'g');
@@ -259,6 +362,8 @@ export function ledgerContract(name: string, create: (clock: ManualClock) => Pro
       await ledger.commit('spent');
       await ledger.consumeOnce('once', HOUR);
       await ledger.counter('ctr', 5, HOUR);
+      await ledger.meter?.('a', { operation: 'account' });
+      await ledger.touchKey?.('k', 60_000);
       await ledger.close?.();
       ledger = await subject.restart();
       expect(await ledger.credits('a')).toEqual({ balance: 5, reserved: 3, spent: 2, granted: 10 });
@@ -267,6 +372,10 @@ export function ledgerContract(name: string, create: (clock: ManualClock) => Pro
       expect(await ledger.counter('ctr', 1, HOUR)).toBe(6);
       expect(await ledger.release('held')).toBe(true);
       expect((await ledger.credits('a')).balance).toBe(8);
+      expect(await ledger.usage?.('a', ['2026-03-01'])).toEqual([
+        { date: '2026-03-01', requests: 1, credits: 0, by_operation: { account: 1 } },
+      ]);
+      expect(await ledger.keysLastUsed?.(['k'])).toEqual({ k: clock.now() });
     });
   });
 }

@@ -19,12 +19,20 @@ describe('sign-up and sign-in by email code', () => {
     expect(b.sessionId).not.toBe(visitorId);
     const key = shownKey(done.body);
     expect(key).toBeDefined();
+    const before = await b.get('/dashboard/keys');
+    expect(before.body).toContain('<span class="muted">never</span>');
     const account = await t.call('/v1/account', { key: key! });
     expect(account.status).toBe(200);
     expect((await account.json()).credits).toBe(200);
+    await t.ts.services.auth.touches.settled();
     const keys = await b.get('/dashboard/keys');
     expect(keys.body).toContain('First key');
     expect(keys.body).not.toContain(key);
+    // The key's last use, to the minute.
+    expect(keys.body).toContain(
+      `<td>${new Date(t.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}</td>`,
+    );
+    expect(keys.body).not.toContain('<span class="muted">never</span>');
     const home = await b.get('/dashboard');
     expect(home.body).toContain('id="credits">200<');
   });

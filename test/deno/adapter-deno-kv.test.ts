@@ -1,6 +1,6 @@
 /**
  * The Deno adapter on Deno KV: `serve` with {@link openDenoKvLedger} books a spent credit in the
- * KV file, and examples/deno-deploy.ts, loaded twice as two isolates on one KV file, behaves as
+ * KV file and meters the calls (GET /v1/usage), and examples/deno-deploy.ts, loaded twice as two isolates on one KV file, behaves as
  * one service (a key made through one works through the other, with the same credits).
  */
 import { type DenoKv, openDenoKvLedger, serve } from '../../adapters/deno/index.ts';
@@ -70,6 +70,16 @@ describe('deno adapter with the Deno KV ledger', () => {
       expect(transcript.status).toBe(200);
       expect((await transcript.text()).trim()).not.toBe('');
       expect(await creditsOf(fetch, server.url, key)).toBe(2);
+      // Both calls are metered in KV: the charged transcript and the free account call.
+      const usage = await fetch(`${server.url}/v1/usage?days=1`, { headers: { 'x-api-key': key } });
+      expect(usage.status).toBe(200);
+      const [today] = ((await usage.json()) as { days: { date: string }[] }).days;
+      expect(today).toEqual({
+        date: today?.date,
+        requests: 2,
+        credits: 1,
+        by_operation: { transcript: 1, account: 1 },
+      });
     } finally {
       await server.close();
       await ledger.close?.();

@@ -36,8 +36,13 @@ function roundRobin(ledgers: readonly Ledger[]): Ledger {
   return {
     credits: (account) => next().credits(account),
     reserve: (account, cost, id, ttlMs) => next().reserve(account, cost, id, ttlMs),
-    commit: (id) => next().commit(id),
-    release: (id) => next().release(id),
+    commit: (id, usage) => next().commit(id, usage),
+    release: (id, usage) => next().release(id, usage),
+    usage: (account, dates) => next().usage!(account, dates),
+    usageTotals: (dates) => next().usageTotals!(dates),
+    meter: (account, usage) => next().meter!(account, usage),
+    touchKey: (keyId, minGapMs) => next().touchKey!(keyId, minGapMs),
+    keysLastUsed: (keyIds) => next().keysLastUsed!(keyIds),
     grant: (account, amount, key) => next().grant(account, amount, key),
     hit: (bucket, rules) => next().hit(bucket, rules),
     consumeOnce: (key, ttlMs) => next().consumeOnce(key, ttlMs),
@@ -96,6 +101,28 @@ describe('deno kv ledger, beyond the contract', () => {
     }
   });
 
+  it('deletes usage days older than 100 days on the first reconciliation of a day, and no others', async () => {
+    const kv = await deno.openKv(':memory:');
+    try {
+      const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+      const ledger = createDenoKvLedger({ kv, clock });
+      await ledger.meter!('a', { operation: 'account' });
+      clock.set('2026-03-02T10:00:00.000Z');
+      await ledger.meter!('a', { operation: 'account' });
+      const days = ['2026-03-01', '2026-03-02'];
+      // 101 days after the first day: that day is purged, the second (100 days old) is kept.
+      clock.set('2026-06-10T10:00:00.000Z');
+      await ledger.reconcile();
+      expect((await ledger.usage!('a', days)).map((d) => d.date)).toEqual(['2026-03-02']);
+      expect((await ledger.usageTotals!(days)).map((d) => d.date)).toEqual(['2026-03-02']);
+      const left: unknown[] = [];
+      for await (const entry of kv.list({ prefix: ['tubescribe', 'ledger'] })) left.push(entry.key);
+      expect(left).toHaveLength(4); // requests and op:account, for the account and for everyone
+    } finally {
+      kv.close();
+    }
+  });
+
   it('gives up after maxAttempts lost conflicts, and grants nothing', async () => {
     const kv = await deno.openKv(':memory:');
     let commits = 0;
@@ -108,6 +135,7 @@ describe('deno kv ledger, beyond the contract', () => {
         const op: DenoKvAtomicOperation = {
           check: () => op,
           set: () => op,
+          sum: () => op,
           delete: () => op,
           commit: async () => {
             commits++;

@@ -18,15 +18,25 @@
  *
  * Keys under `prefix`: `acct,<account>` (balance, reserved, spent, granted), `hold,<id>` and
  * `hold-exp,<expiresAt>,<id>`, `reserved,<id>` (a reservation's first answer), `grant,<key>`,
- * `<windowKey>` (rate windows), `once,<key>`, `ctr,<key>`.
+ * `<windowKey>` (rate windows), `once,<key>`, `ctr,<key>`; usage metering (`use,…`, `use-all,…`)
+ * and keys' last uses (`used,<key id>`) are described in `ledger-kv-usage.ts`.
  *
  * The KV is typed structurally ({@link DenoKv}), so this module needs no Deno types.
  * @module
  */
 import { evaluateHit, windowKey, windowOf } from '../../core/ratelimit.ts';
+import { dayMemo } from '../../core/usage.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { AccountCredits, Ledger, RateDecision, RateRule, ReserveResult } from '../../ports/ledger.ts';
+import type {
+  AccountCredits,
+  Ledger,
+  RateDecision,
+  RateRule,
+  ReserveResult,
+  UsageTag,
+} from '../../ports/ledger.ts';
 import { systemClock } from '../system.ts';
+import { KvUsage } from './ledger-kv-usage.ts';
 
 /** One part of a Deno KV key. */
 export type DenoKvKeyPart = Uint8Array | string | number | bigint | boolean | symbol;
@@ -42,6 +52,8 @@ export interface DenoKvEntryMaybe<T> {
 export interface DenoKvAtomicOperation {
   check(...checks: { key: DenoKvKey; versionstamp: string | null }[]): DenoKvAtomicOperation;
   set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): DenoKvAtomicOperation;
+  /** Adds `n` to the 64-bit counter (`Deno.KvU64`) at `key`; sums never conflict. */
+  sum(key: DenoKvKey, n: bigint): DenoKvAtomicOperation;
   delete(key: DenoKvKey): DenoKvAtomicOperation;
   commit(): Promise<{ ok: boolean }>;
 }
@@ -50,7 +62,10 @@ export interface DenoKv {
   getMany<T extends readonly unknown[]>(
     keys: readonly [...{ [K in keyof T]: DenoKvKey }],
   ): Promise<{ [K in keyof T]: DenoKvEntryMaybe<T[K]> }>;
-  list<T>(selector: { prefix: DenoKvKey }): AsyncIterable<{ key: DenoKvKey; value: T }>;
+  list<T>(
+    selector: { prefix: DenoKvKey; end?: DenoKvKey },
+    options?: { limit?: number },
+  ): AsyncIterable<{ key: DenoKvKey; value: T }>;
   atomic(): DenoKvAtomicOperation;
   close(): void;
 }
@@ -107,6 +122,10 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
   const maxAttempts = options.maxAttempts ?? 100;
   const key = (...parts: DenoKvKeyPart[]): DenoKvKey => [...prefix, ...parts];
   const queues = new Map<string, Promise<unknown>>();
+  const usage = new KvUsage(kv, key);
+  const dayOf = dayMemo();
+  /** The day the reconciler last deleted old usage keys (once a day per ledger). */
+  let purgedOn = '';
 
   /**
    * Runs `attempt` after the earlier operations queued on `lock` in this ledger, again and again
@@ -149,7 +168,12 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
   }
 
   /** Commits (spend) or releases a hold; with `expiredBy`, only a hold whose lifetime ended by then. */
-  async function settle(reservationId: string, spend: boolean, expiredBy?: number): Promise<boolean> {
+  async function settle(
+    reservationId: string,
+    spend: boolean,
+    expiredBy?: number,
+    tag?: UsageTag,
+  ): Promise<boolean> {
     const [first] = (await read([key('hold', reservationId)])) as [Entry];
     const owner = (first.value as Hold | null)?.account;
     if (owner === undefined) return false;
@@ -162,11 +186,14 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
       const next = spend
         ? { ...c, reserved: c.reserved - h.cost, spent: c.spent + h.cost }
         : { ...c, reserved: c.reserved - h.cost, balance: c.balance + h.cost };
-      const ops = kv
+      const settled = kv
         .atomic()
         .delete(hold.key)
         .delete(key('hold-exp', h.expiresAt, reservationId))
         .set(acct.key, next);
+      const ops = tag
+        ? usage.add(settled, h.account, dayOf(clock.now()), tag.operation, spend ? h.cost : 0)
+        : settled;
       return (await commitIfUnchanged([hold, acct], ops)) ? true : RETRY;
     });
   }
@@ -204,8 +231,37 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
       });
     },
 
-    commit: (reservationId) => settle(reservationId, true),
-    release: (reservationId) => settle(reservationId, false),
+    commit: (reservationId, tag) => settle(reservationId, true, undefined, tag),
+    release: (reservationId, tag) => settle(reservationId, false, undefined, tag),
+
+    usage: (account, dates) => usage.days(account, dates),
+    usageTotals: (dates) => usage.days(undefined, dates),
+
+    meter(account, tag) {
+      return retrying(`u:${account}`, 'meter', async () => {
+        const ops = usage.add(kv.atomic(), account, dayOf(clock.now()), tag.operation, 0);
+        return (await commitIfUnchanged([], ops)) ? undefined : RETRY;
+      });
+    },
+
+    touchKey(keyId, minGapMs) {
+      return retrying(`k:${keyId}`, 'touchKey', async () => {
+        const [used] = (await read([key('used', keyId)])) as [Entry];
+        const now = clock.now();
+        const last = used.value as number | null;
+        if (last !== null && now - last < minGapMs) return false;
+        return (await commitIfUnchanged([used], kv.atomic().set(used.key, now))) ? true : RETRY;
+      });
+    },
+
+    async keysLastUsed(keyIds) {
+      const entries = await read(keyIds.map((id) => key('used', id)));
+      const out: Record<string, number> = {};
+      entries.forEach((entry, i) => {
+        if (typeof entry.value === 'number') out[keyIds[i]!] = entry.value;
+      });
+      return out;
+    },
 
     grant(account, amount, idempotencyKey) {
       return retrying(`a:${account}`, 'grant', async () => {
@@ -274,6 +330,10 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
       }
       let released = 0;
       for (const id of due) if (await settle(id, false, now)) released++;
+      if (dayOf(now) !== purgedOn) {
+        await usage.purge(now);
+        purgedOn = dayOf(now);
+      }
       return released;
     },
 

@@ -43,10 +43,26 @@ return reserve(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, ARGV[2], tonumber(ARGV[3
 `;
 
 /**
- * KEYS: account, holds, holdExpiry, and for a metered commit the account's and every account's
- * usage hash of the day. ARGV: now, id, account, spend (1/0), operation, usage lifetime (ms).
+ * Usage metering (Lua function): one request of operation `op` and `credits` in the usage hashes
+ * KEYS[first] and KEYS[first + 1] (the account's and every account's day), kept `lifetime` ms.
  */
-export const SETTLE: string = `
+const METER_FN: string = `
+local function meter(first, op, credits, lifetime)
+  for i = first, first + 1 do
+    redis.call('HINCRBY', KEYS[i], 'requests', 1)
+    redis.call('HINCRBY', KEYS[i], 'credits', credits)
+    redis.call('HINCRBY', KEYS[i], 'op:' .. op, 1)
+    redis.call('PEXPIRE', KEYS[i], lifetime)
+  end
+end
+`;
+
+/**
+ * KEYS: account, holds, holdExpiry, and for a metered settlement the account's and every
+ * account's usage hash of the day. ARGV: now, id, account, spend (1/0), operation, usage
+ * lifetime (ms). A metered release counts the request with no credits.
+ */
+export const SETTLE: string = `${METER_FN}
 local hold = redis.call('HGET', KEYS[2], ARGV[2])
 if not hold then return 0 end
 local sep = string.find(hold, '|', 1, true)
@@ -55,19 +71,30 @@ local cost = tonumber(string.sub(hold, sep + 1))
 redis.call('HDEL', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
-if ARGV[4] == '1' then
+local spend = ARGV[4] == '1'
+if spend then
   redis.call('HINCRBY', KEYS[1], 'spent', cost)
-  if KEYS[5] then
-    for i = 4, 5 do
-      redis.call('HINCRBY', KEYS[i], 'requests', 1)
-      redis.call('HINCRBY', KEYS[i], 'credits', cost)
-      redis.call('HINCRBY', KEYS[i], 'op:' .. ARGV[5], 1)
-      redis.call('PEXPIRE', KEYS[i], ARGV[6])
-    end
-  end
 else
   redis.call('HINCRBY', KEYS[1], 'balance', cost)
 end
+if KEYS[5] then meter(4, ARGV[5], spend and cost or 0, ARGV[6]) end
+return 1
+`;
+
+/** KEYS: the account's and every account's usage hash of the day. ARGV: operation, lifetime (ms). */
+export const METER: string = `${METER_FN}
+meter(1, ARGV[1], 0, ARGV[2])
+return 1
+`;
+
+/**
+ * KEYS: the hash of keys' last uses. ARGV: now, key id, least gap (ms). Writes now unless the
+ * recorded use is more recent than the gap; 1 when it wrote.
+ */
+export const TOUCH_KEY: string = `${NOW}
+local last = tonumber(redis.call('HGET', KEYS[1], ARGV[2]) or '')
+if last ~= nil and now - last < tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], now)
 return 1
 `;
 

@@ -11,6 +11,8 @@
  *   script touches is declared, so it runs on a Redis Cluster.
  * - Round trips: a charged call costs two, admission with reservation (`admit`) and commit (the
  *   instance that reserved remembers the hold's account, so settling needs no lookup first).
+ * - Usage is metered in the settling script (a free call: one `meter` script), per account and
+ *   UTC day in hashes kept 100 days; API keys' last uses are one hash, `<prefix>keys-used`.
  * - Broadcasts are Redis pub/sub on `<prefix>broadcast` (`broadcast.ts`).
  * - Logical expiries (holds, one-time keys, counters, windows) are stored with the values and
  *   checked against the script's time; Redis TTLs only clean up.
@@ -30,7 +32,18 @@ import type {
   UsageTag,
 } from '../../ports/ledger.ts';
 import { RedisBroadcast } from './broadcast.ts';
-import { ADMIT, CONSUME_ONCE, COUNTER, GRANT, HIT, RESERVE, Script, SETTLE } from './ledger-scripts.ts';
+import {
+  ADMIT,
+  CONSUME_ONCE,
+  COUNTER,
+  GRANT,
+  HIT,
+  METER,
+  RESERVE,
+  Script,
+  SETTLE,
+  TOUCH_KEY,
+} from './ledger-scripts.ts';
 
 /** How long a day's usage hash is kept: 100 days (GET /v1/usage reports at most 90). */
 const USAGE_LIFETIME_MS = 100 * 86_400_000;
@@ -113,7 +126,11 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     hit: new Script(client, HIT),
     once: new Script(client, CONSUME_ONCE),
     counter: new Script(client, COUNTER),
+    meter: new Script(client, METER),
+    touch: new Script(client, TOUCH_KEY),
   };
+  /** The hash of API keys' last uses (key id → epoch ms). */
+  const keysUsed = `${prefix}keys-used`;
   const now = (): number => options.clock?.now() ?? -1;
 
   async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
@@ -126,7 +143,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     // The script checks the hold's owner itself: a stale memory settles nothing.
     const keys = [account(owner), holds, holdExpiry];
     const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0];
-    if (spend && usage) {
+    if (usage) {
       const day = dayOf(options.clock?.now() ?? Date.now());
       keys.push(usageKey(owner, day), usageKey(undefined, day));
       args.push(usage.operation, USAGE_LIFETIME_MS);
@@ -173,7 +190,30 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     commit: (reservationId, usage) => settle(reservationId, true, usage),
     usage: (id, dates) => readUsage(id, dates),
     usageTotals: (dates) => readUsage(undefined, dates),
-    release: (reservationId) => settle(reservationId, false),
+    release: (reservationId, usage) => settle(reservationId, false, usage),
+
+    async meter(id, usage) {
+      const day = dayOf(options.clock?.now() ?? Date.now());
+      await scripts.meter.run(
+        [usageKey(id, day), usageKey(undefined, day)],
+        [usage.operation, USAGE_LIFETIME_MS],
+      );
+    },
+
+    async touchKey(keyId, minGapMs) {
+      return Number(await scripts.touch.run([keysUsed], [now(), keyId, Math.max(0, minGapMs)])) === 1;
+    },
+
+    async keysLastUsed(keyIds) {
+      const out: Record<string, number> = {};
+      if (keyIds.length === 0) return out;
+      const values = await client.hmget(keysUsed, ...keyIds);
+      keyIds.forEach((id, i) => {
+        const at = values[i];
+        if (at) out[id] = Number(at);
+      });
+      return out;
+    },
 
     async grant(id, amount, idempotencyKey) {
       const [applied, balance] = pair(

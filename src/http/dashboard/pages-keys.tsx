@@ -56,7 +56,7 @@ function KeysTable(props: { keys: KeyRow[]; csrf: string; lastUsed: Record<strin
               <td>{key.created_at.slice(0, 10)}</td>
               <td>
                 {props.lastUsed[key.key_id]?.slice(0, 16).replace('T', ' ') ?? (
-                  <span class="muted">not recorded</span>
+                  <span class="muted">never</span>
                 )}
               </td>
               <td>
