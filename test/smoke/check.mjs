@@ -83,7 +83,17 @@ export async function check(url, runtime) {
     await fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${key.api_key}` } })
   ).json();
   if (after.credits !== 1) fail(`credits after an MCP transcript: ${after.credits}, expected 1`);
-  console.log(`smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call`);
+
+  // The typed client (tubescribe/client) from the built files, on this runtime's own fetch.
+  const { createClient } = await import('../../dist/client.js');
+  const api = createClient({ baseUrl: url, apiKey: key.api_key });
+  const { data, response } = await api.GET('/v1/account');
+  if (response.status !== 200 || data?.credits !== 1) {
+    fail(`the typed client's GET /v1/account answered ${response.status} ${JSON.stringify(data)}`);
+  }
+  console.log(
+    `smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call, the typed client read the account`,
+  );
 }
 
 /** App options for the smoke servers: in-memory storage, the demo fixtures, an admin token. */
