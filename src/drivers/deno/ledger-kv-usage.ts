@@ -14,7 +14,7 @@
  */
 import { utcDay } from '../../core/usage.ts';
 import type { UsageDayRecord } from '../../ports/ledger.ts';
-import type { DenoKv, DenoKvAtomicOperation, DenoKvKey, DenoKvKeyPart } from './ledger-kv.ts';
+import type { DenoKv, DenoKvAtomicOperation, DenoKvKey, DenoKvKeyPart } from './kv-types.ts';
 
 /** Days of use kept (GET /v1/usage reports at most 90). */
 export const USAGE_DAYS_KEPT = 100;

@@ -36,39 +36,22 @@ import type {
   UsageTag,
 } from '../../ports/ledger.ts';
 import { systemClock } from '../system.ts';
+import type {
+  DenoKv,
+  DenoKvAtomicOperation,
+  DenoKvEntryMaybe,
+  DenoKvKey,
+  DenoKvKeyPart,
+} from './kv-types.ts';
 import { KvUsage } from './ledger-kv-usage.ts';
 
-/** One part of a Deno KV key. */
-export type DenoKvKeyPart = Uint8Array | string | number | bigint | boolean | symbol;
-/** A Deno KV key. */
-export type DenoKvKey = readonly DenoKvKeyPart[];
-/** What `getMany` answers per key: `versionstamp` is null when the key is absent. */
-export interface DenoKvEntryMaybe<T> {
-  readonly key: DenoKvKey;
-  readonly value: T | null;
-  readonly versionstamp: string | null;
-}
-/** The part of `Deno.AtomicOperation` the ledger uses. */
-export interface DenoKvAtomicOperation {
-  check(...checks: { key: DenoKvKey; versionstamp: string | null }[]): DenoKvAtomicOperation;
-  set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): DenoKvAtomicOperation;
-  /** Adds `n` to the 64-bit counter (`Deno.KvU64`) at `key`; sums never conflict. */
-  sum(key: DenoKvKey, n: bigint): DenoKvAtomicOperation;
-  delete(key: DenoKvKey): DenoKvAtomicOperation;
-  commit(): Promise<{ ok: boolean }>;
-}
-/** The part of `Deno.Kv` the ledger uses; `await Deno.openKv()` is one. */
-export interface DenoKv {
-  getMany<T extends readonly unknown[]>(
-    keys: readonly [...{ [K in keyof T]: DenoKvKey }],
-  ): Promise<{ [K in keyof T]: DenoKvEntryMaybe<T[K]> }>;
-  list<T>(
-    selector: { prefix: DenoKvKey; end?: DenoKvKey },
-    options?: { limit?: number },
-  ): AsyncIterable<{ key: DenoKvKey; value: T }>;
-  atomic(): DenoKvAtomicOperation;
-  close(): void;
-}
+export type {
+  DenoKv,
+  DenoKvAtomicOperation,
+  DenoKvEntryMaybe,
+  DenoKvKey,
+  DenoKvKeyPart,
+} from './kv-types.ts';
 
 /** Options of {@link createDenoKvLedger}. */
 export interface DenoKvLedgerOptions {
