@@ -206,8 +206,19 @@ export function defineRoute<
             return deadline;
           },
         };
-        const baseUrl = publicBase(c, settings);
-        const ctx: RouteContext = { principal, call, reservationId, baseUrl, address, c };
+        // Made on first use too: most routes link nowhere, and it parses the request URL.
+        let baseUrl: string | undefined;
+        const ctx: RouteContext = {
+          principal,
+          call,
+          reservationId,
+          get baseUrl(): string {
+            baseUrl ??= publicBase(c, settings);
+            return baseUrl;
+          },
+          address,
+          c,
+        };
         if (spec.auth !== 'key' || !principal) return respond(c, await spec.handle(input, ctx), {});
 
         // Keyed: the rate-limit headers go on every answer from here on, the refusal included.

@@ -75,7 +75,14 @@ export function putInteger(bytes: Uint8Array, at: number, value: number): number
     const high = (value / 1000) | 0;
     return putPadded(bytes, putSmall(bytes, at, high), value - high * 1000);
   }
-  // Rare (at least 10^6): plain digit loop, then reverse.
+  if (value < 1_000_000_000) {
+    // Times in ms past 16 minutes (json3 `tStartMs`): three groups of three digits.
+    const high = (value / 1_000_000) | 0;
+    const rest = value - high * 1_000_000;
+    const mid = (rest / 1000) | 0;
+    return putPadded(bytes, putPadded(bytes, putSmall(bytes, at, high), mid), rest - mid * 1000);
+  }
+  // Rare (at least 10^9): plain digit loop, then reverse.
   let p = at;
   let v = value;
   while (v > 0) {
@@ -126,6 +133,8 @@ export function putSeconds(bytes: Uint8Array, at: number, ms: number): number {
  * to {@link putInteger}, anything else to {@link putOtherNumber}.
  */
 export function putJsonNumber(bytes: Uint8Array, at: number, value: number): number {
+  // Most numbers are small non-negative int32s (`-0` prints `0` like JSON.stringify's).
+  if ((value | 0) === value && value >= 0) return putInteger(bytes, at, value);
   if (value >= 0 && value < 1e15 && value === Math.floor(value)) return putInteger(bytes, at, value);
   return putOtherNumber(bytes, at, value);
 }

@@ -276,6 +276,39 @@ describe('the JSON writer equals JSON.stringify(transcriptObject(…))', () => {
     'json3' as const,
   );
 
+  it('grows its buffer past the estimate in the middle of words and json3 segs', () => {
+    // 3 bytes per code unit against an estimate of about one: the buffer grows many times,
+    // mid-array, in both hot loops; times chain (the copied digits of the previous end).
+    const wide = (k: number): string => `\u20ac${'\u00e9\u4e2d'.repeat(20 + (k % 7))}`;
+    const segments: Segment[] = [];
+    const events: Json3Event[] = [];
+    for (let s = 0; s < 40; s++) {
+      const words = Array.from({ length: 50 }, (_, w) => ({
+        word: wide(w),
+        start: 1000 + s * 10 + w * 0.2,
+        end: 1000 + s * 10 + (w + 1) * 0.2,
+      }));
+      segments.push({ text: wide(s), start: 1000 + s * 10, end: 1010 + s * 10, words });
+      events.push({
+        tStartMs: 1_000_000 + s * 10_000,
+        dDurationMs: 10_000,
+        segs: words.map((w, k) => ({ utf8: w.word, tOffsetMs: k * 200, acAsrConf: k % 2 === 0 ? 0 : 255 })),
+      });
+    }
+    const d: TranscriptDoc = {
+      videoId: 'dQw4w9WgXcQ',
+      language: 'en',
+      trackKind: 'asr',
+      segments,
+      hasWordLevel: true,
+      events,
+    };
+    for (const f of ['segments', 'json3'] as const) {
+      const body = renderTranscript(d, f, { wordLevel: true }).body;
+      expect(body).toBe(JSON.stringify(transcriptObject(d, f, { wordLevel: true })));
+    }
+  });
+
   it('property', () => {
     fc.assert(
       fc.property(doc, format, fc.boolean(), (d, f, wordLevel) => {

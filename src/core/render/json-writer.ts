@@ -14,10 +14,10 @@ import type { Json3Event } from '../../ports/upstream.ts';
 import type { TranscriptDoc } from '../transcript.ts';
 import { putSeconds } from './digits.ts';
 import { hasRealWords } from './json.ts';
-import { putEndKey, putStartKey, putWordKey } from './json-keys.ts';
+import { fragment, putEndKey, putFragment, putStartKey, putWordKey } from './json-keys.ts';
 import { writeEvents } from './json3-writer.ts';
 import { toMs } from './time.ts';
-import { putAscii, putString, Utf8Buffer } from './utf8-buffer.ts';
+import { putString, Utf8Buffer } from './utf8-buffer.ts';
 
 /** A timed word: a document's `Word` or a contract `WordJson`. */
 interface TimedWord {
@@ -36,11 +36,31 @@ export interface TimedSegment {
 
 const NO_WORDS: readonly TimedWord[] = [];
 
+/** Room for one word besides its text: keys, two times and braces. */
+const WORD_BYTES = 80;
+const FIRST_SEGMENT = fragment('{"text":');
+const NEXT_SEGMENT = fragment(',{"text":');
+const DURATION = fragment(',"duration":');
+const WORDS = fragment(',"words":[');
+
+/** Copies `bytes[from, to)` to `p` (a time just written: at most 20 bytes); returns the new position. */
+function copyDigits(bytes: Uint8Array, view: DataView, p: number, from: number, to: number): number {
+  if (to - from <= 8) {
+    // Two 32-bit copies; the bytes past `to - from` are scratch that the next key overwrites.
+    view.setUint32(p, view.getUint32(from, true), true);
+    view.setUint32(p + 4, view.getUint32(from + 4, true), true);
+    return p + (to - from);
+  }
+  let q = p;
+  for (let k = from; k < to; k++) bytes[q++] = bytes[k]!;
+  return q;
+}
+
+/** Writes the words, comma-separated, and the closing `]}` of their segment. */
 function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
-  // Room for all the words at once: 3 bytes per code unit at most, 80 for keys and times.
-  let size = 0;
-  for (let i = 0; i < words.length; i++) size += words[i]!.word.length * 3 + 80;
-  let bytes = out.room(size);
+  let bytes = out.bytes;
+  let view = out.view;
+  let limit = bytes.length;
   let p = out.length;
   // ASR words follow each other: a word's start is usually the previous word's end, whose
   // digits were just written at [endFrom, endTo) and are copied instead of printed again.
@@ -49,12 +69,23 @@ function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
   let endTo = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    p = putWordKey(bytes, p, i === 0);
-    const after = putString(bytes, p, w.word);
+    const text = w.word;
+    // Room for this word: 3 bytes per code unit of text at most.
+    if (p + text.length * 3 + WORD_BYTES > limit) {
+      out.length = p;
+      bytes = out.room(text.length * 3 + WORD_BYTES);
+      view = out.view;
+      limit = bytes.length;
+      endMs = -1; // the array may have moved
+    }
+    p = putWordKey(view, p, i === 0);
+    const after = putString(bytes, p, text);
     if (after < 0) {
       out.length = p;
-      out.jsonString(w.word);
-      bytes = out.room(size);
+      out.jsonString(text);
+      bytes = out.room(WORD_BYTES);
+      view = out.view;
+      limit = bytes.length;
       p = out.length;
       endMs = -1; // the array may have moved
     } else {
@@ -62,26 +93,23 @@ function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
     }
     const start = toMs(w.start);
     const end = Math.max(toMs(w.end), start);
-    p = putStartKey(bytes, p);
-    if (start === endMs) {
-      for (let k = endFrom; k < endTo; k++) bytes[p++] = bytes[k]!;
-    } else {
-      p = putSeconds(bytes, p, start);
-    }
-    endFrom = putEndKey(bytes, p);
+    p = putStartKey(view, p);
+    p = start === endMs ? copyDigits(bytes, view, p, endFrom, endTo) : putSeconds(bytes, p, start);
+    endFrom = putEndKey(view, p);
     p = putSeconds(bytes, endFrom, end);
     endTo = p;
     endMs = end;
     bytes[p++] = 0x7d; // }
   }
   out.length = p;
+  out.ascii(']}');
 }
 
 function writeSegments(out: Utf8Buffer, segments: readonly TimedSegment[], withWords: boolean): void {
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
     let bytes = out.room(s.text.length * 3 + 128);
-    let at = putAscii(bytes, out.length, i === 0 ? '{"text":' : ',{"text":');
+    let at = putFragment(out.view, out.length, i === 0 ? FIRST_SEGMENT : NEXT_SEGMENT);
     const after = putString(bytes, at, s.text);
     if (after < 0) {
       out.length = at;
@@ -94,13 +122,13 @@ function writeSegments(out: Utf8Buffer, segments: readonly TimedSegment[], withW
     const start = toMs(s.start);
     let end = toMs(s.end);
     if (end < start) end = start;
-    at = putSeconds(bytes, putStartKey(bytes, at), start);
-    at = putSeconds(bytes, putEndKey(bytes, at), end);
-    at = putSeconds(bytes, putAscii(bytes, at, ',"duration":'), end - start);
+    const view = out.view;
+    at = putSeconds(bytes, putStartKey(view, at), start);
+    at = putSeconds(bytes, putEndKey(view, at), end);
+    at = putSeconds(bytes, putFragment(view, at, DURATION), end - start);
     if (withWords) {
-      out.length = putAscii(bytes, at, ',"words":[');
+      out.length = putFragment(view, at, WORDS);
       writeWords(out, s.words ?? NO_WORDS);
-      out.ascii(']}');
     } else {
       bytes[at++] = 0x7d;
       out.length = at;

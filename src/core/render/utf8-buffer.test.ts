@@ -11,12 +11,27 @@ function written(write: (bytes: Uint8Array) => number): string {
 }
 
 describe('numbers', () => {
-  it.each([0, 1, 9, 10, 99, 100, 999, 1000, 12_345, 999_999, 1_000_000, 123_456_789, 2 ** 31, 1e15 - 1])(
-    'putInteger(%d) prints like String()',
-    (n) => {
-      expect(written((b) => putInteger(b, 0, n))).toBe(String(n));
-    },
-  );
+  it.each([
+    0,
+    1,
+    9,
+    10,
+    99,
+    100,
+    999,
+    1000,
+    12_345,
+    999_999,
+    1_000_000,
+    10_800_000,
+    123_456_789,
+    999_999_999,
+    1e9,
+    2 ** 31,
+    1e15 - 1,
+  ])('putInteger(%d) prints like String()', (n) => {
+    expect(written((b) => putInteger(b, 0, n))).toBe(String(n));
+  });
 
   it('putSeconds(ms) prints like JSON.stringify(ms / 1000)', () => {
     fc.assert(
@@ -38,6 +53,12 @@ describe('numbers', () => {
       -0,
       7,
       -7,
+      10_800_000,
+      999_999_999,
+      1e9,
+      2 ** 31 - 1,
+      2 ** 31,
+      -(2 ** 31),
       1.5,
       1e21,
       2 ** 53,

@@ -30,10 +30,17 @@ let spare: Uint8Array | undefined;
 
 const EMPTY = new Uint8Array(0);
 
+/** A `DataView` over exactly the bytes of `bytes`. */
+const viewOf = (bytes: Uint8Array): DataView =>
+  new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const EMPTY_VIEW = viewOf(EMPTY);
+
 /** A growable byte buffer; each render owns its own while it writes. */
 export class Utf8Buffer {
   /** The bytes; replaced when the buffer grows, so re-read it after {@link room}. */
   bytes: Uint8Array;
+  /** A `DataView` over {@link bytes} (multi-byte stores); replaced with it, re-read after {@link room}. */
+  view: DataView;
   /** The number of bytes written. */
   length = 0;
   /** `bytes.length`, kept as a plain field (cheaper to read in hot loops). */
@@ -49,6 +56,7 @@ export class Utf8Buffer {
       this.bytes = new Uint8Array(wanted);
     }
     this.capacity = this.bytes.length;
+    this.view = viewOf(this.bytes);
   }
 
   /** Makes room for `extra` more bytes and returns the (possibly new) array. */
@@ -58,6 +66,7 @@ export class Utf8Buffer {
       const grown = new Uint8Array(this.capacity);
       grown.set(this.bytes.subarray(0, this.length));
       this.bytes = grown;
+      this.view = viewOf(grown);
     }
     return this.bytes;
   }
@@ -107,6 +116,7 @@ export class Utf8Buffer {
     if (this.capacity <= KEEP_BYTES && (spare === undefined || spare.length < this.capacity))
       spare = this.bytes;
     this.bytes = EMPTY;
+    this.view = EMPTY_VIEW;
     this.capacity = 0;
     this.length = 0;
   }
