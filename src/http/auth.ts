@@ -6,14 +6,20 @@
 import { ApiError } from '../errors.ts';
 import type { AppContext } from './context.ts';
 
+/** The token of an `Authorization: Bearer <token>` header value, or undefined for any other value. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+}
+
 /** The key a request presents, or undefined. Both headers with different keys → 400. */
 export function presentedKey(c: AppContext): string | undefined {
   const authorization = c.req.header('authorization');
   let bearer: string | undefined;
   if (authorization !== undefined) {
-    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!m) throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
-    bearer = m[1];
+    bearer = bearerToken(authorization);
+    if (bearer === undefined) {
+      throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
+    }
   }
   const header = c.req.header('x-api-key')?.trim();
   if (bearer !== undefined && header !== undefined && header !== '' && bearer !== header) {

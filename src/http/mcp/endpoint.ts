@@ -28,7 +28,7 @@ import { isAbsolute, publicBase } from '../public-url.ts';
 import type { CallerInfo } from './call.ts';
 import { registerDataTools } from './data-tools.ts';
 import { MCP_PATH, mcpChallenge } from './metadata.ts';
-import { invalidToolArguments } from './tool-arguments.ts';
+import { calledTool, invalidToolArguments } from './tool-arguments.ts';
 import { registerTranscriptTool } from './transcript-tool.ts';
 
 /** The server's name and version in `initialize` / `server/discover`. */
@@ -87,14 +87,6 @@ async function parsedBody(c: AppContext, limit: number): Promise<{ parsedBody?: 
       400,
     );
   }
-}
-
-/** The tool a single `tools/call` message names, if the body is one. */
-function calledTool(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const message = body as { method?: unknown; params?: { name?: unknown } };
-  const name = message.params?.name;
-  return message.method === 'tools/call' && typeof name === 'string' ? name : undefined;
 }
 
 /**

@@ -28,19 +28,23 @@ function pathOf(issue: v.BaseIssue<unknown>): string {
   return (issue.path ?? []).map((item) => String(item.key)).join('.');
 }
 
+/** The tool a single `tools/call` message names, if the body is one. */
+export function calledTool(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  const name = message.params?.name;
+  return message.method === 'tools/call' && typeof name === 'string' ? name : undefined;
+}
+
 /**
  * The JSON-RPC error for a single `tools/call` message whose arguments do not fit its tool's
  * schema, or `undefined` when they fit (or the message is anything else: the SDK answers it).
  */
 export function invalidToolArguments(body: unknown): InvalidParams | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const message = body as {
-    method?: unknown;
-    id?: unknown;
-    params?: { name?: unknown; arguments?: unknown };
-  };
-  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
-  const schema = TOOL_ARGS.get(message.params.name);
+  const tool = calledTool(body);
+  if (tool === undefined) return undefined;
+  const message = body as { id?: unknown; params: { arguments?: unknown } };
+  const schema = TOOL_ARGS.get(tool);
   if (schema === undefined) return undefined;
   const checked = v.safeParse(schema, message.params.arguments ?? {});
   if (checked.success) return undefined;
@@ -52,7 +56,7 @@ export function invalidToolArguments(body: unknown): InvalidParams | undefined {
     id,
     error: {
       code: -32602,
-      message: `Invalid arguments for tool ${message.params.name}: ${summary}`,
+      message: `Invalid arguments for tool ${tool}: ${summary}`,
       data: { issues },
     },
   };

@@ -6,6 +6,7 @@
  */
 import { constantTimeEquals } from '../../core/constant-time.ts';
 import { ApiError } from '../../errors.ts';
+import { bearerToken } from '../auth.ts';
 import type { RouteDeps } from '../context.ts';
 import { defineRoute, type Route } from '../route.ts';
 
@@ -25,8 +26,7 @@ export function metricsRoutes({ services, settings }: RouteDeps): Route[] {
       response: { description: 'The Prometheus text format (0.0.4)', contentTypes: ['text/plain'] },
       errors: [401],
       handle: async (_input, ctx) => {
-        const header = ctx.c.req.header('authorization') ?? '';
-        const presented = /^\s*Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+        const presented = bearerToken(ctx.c.req.header('authorization'));
         if (presented === undefined || !tokens.some((t) => constantTimeEquals(presented, t))) {
           ctx.c.header('WWW-Authenticate', 'Bearer realm="metrics"');
           throw presented === undefined
