@@ -214,6 +214,8 @@ export function createTubescribe(options: AppOptions = {}): Tubescribe {
     ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
     ...(options.mountPath ? { mountPath: options.mountPath } : {}),
     ...(options.serverOrigin ? { serverOrigin: options.serverOrigin } : {}),
+    ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
+    ...(options.clientGone ? { clientGone: options.clientGone } : {}),
   });
   return {
     app,

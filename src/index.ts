@@ -36,7 +36,15 @@ export {
   isApiError,
   toEnvelope,
 } from './errors.ts';
-export type { AppOptions, ClientAddressOf, DefaultYouTubeOptions, Limits, RouteSet } from './options.ts';
+export type {
+  AppOptions,
+  ClientAddressOf,
+  ClientGoneOf,
+  DefaultYouTubeOptions,
+  Limits,
+  RequestHeaderOf,
+  RouteSet,
+} from './options.ts';
 export type * from './ports/index.ts';
 export type { CacheTtls } from './services/cache.ts';
 export type { Services } from './services/index.ts';

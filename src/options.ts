@@ -64,6 +64,18 @@ export type MountPathOf = (request: Request, env: unknown) => string | undefined
  */
 export type ServerOriginOf = (request: Request, env: unknown) => string | undefined;
 
+/**
+ * A request header (lower-case `name`) as the runtime received it, read without building the
+ * request's `Headers` (the Node adapter reads `IncomingMessage.headers`). Default: `request.headers`.
+ */
+export type RequestHeaderOf = (request: Request, env: unknown, name: string) => string | undefined;
+
+/**
+ * Whether the client closed its connection before the answer, known without making the request's
+ * `AbortSignal` (the Node adapter reads the response's state). Default: `request.signal.aborted`.
+ */
+export type ClientGoneOf = (request: Request, env: unknown) => boolean;
+
 /** Settings of the default YouTube upstream (ignored when `upstream` is given). */
 export type DefaultYouTubeOptions = Omit<YouTubeOptions, 'clock' | 'random' | 'logger' | 'proxyFetch'>;
 
@@ -91,6 +103,10 @@ export interface AppOptions {
   mountPath?: MountPathOf;
   /** The origin a request's connection reached (the Node adapter sets it). Default: unknown. */
   serverOrigin?: ServerOriginOf;
+  /** A request header without building `Headers` (the Node adapter sets it). Default: `request.headers`. */
+  requestHeader?: RequestHeaderOf;
+  /** Whether the client went away, without an `AbortSignal` (the Node adapter sets it). */
+  clientGone?: ClientGoneOf;
   /** A fetch through an HTTP(S) proxy, for `youtube.proxies` (the runtime adapters set it). */
   proxyFetch?: ProxyFetch;
   /** Every address of a host name, to check webhook targets (the runtime adapters set it). */

@@ -26,7 +26,7 @@ import { nodeClientAddress } from './client-address.ts';
 import { nodeHostLookup } from './host-lookup.ts';
 import { restoreParsedBody } from './parsed-body.ts';
 import { proxyFetch } from './proxy-fetch.ts';
-import { nodeMountPath, nodeServerOrigin } from './request-env.ts';
+import { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
 
 export { createFixturesUpstream } from '../../src/drivers/node/fixtures-upstream.ts';
 export { lockFolder } from '../../src/drivers/node/fs-lock.ts';
@@ -39,7 +39,7 @@ export type { RunningServer, ServeOptions } from '../serve.ts';
 export { nodeClientAddress } from './client-address.ts';
 export { nodeHostLookup } from './host-lookup.ts';
 export { proxyFetch } from './proxy-fetch.ts';
-export { nodeMountPath, nodeServerOrigin } from './request-env.ts';
+export { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
 
 /**
  * A `node:http` request listener; also Connect/Express middleware: given `next`, requests
@@ -87,6 +87,8 @@ export function withNode(options: AppOptions = {}): AppOptions {
     clientAddress: nodeClientAddress,
     mountPath: nodeMountPath,
     serverOrigin: nodeServerOrigin,
+    requestHeader: nodeRequestHeader,
+    clientGone: nodeClientGone,
     proxyFetch,
     hostLookup: nodeHostLookup,
     ...options,

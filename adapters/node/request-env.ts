@@ -64,3 +64,26 @@ export function nodeServerOrigin(_request: Request, env: unknown): string | unde
   const defaultPort = scheme === 'https' ? 443 : 80;
   return `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}`;
 }
+
+interface NodeExchange {
+  incoming?: Pick<IncomingMessage, 'headers'>;
+  outgoing?: { destroyed?: boolean };
+}
+
+/**
+ * A request header from `IncomingMessage.headers` (Node keeps one value of a singleton header such
+ * as `authorization`, and joins repeats of others with `, `), so the request's `Headers` object is
+ * never built; through the Web request when the runtime passed no `incoming`.
+ */
+export function nodeRequestHeader(request: Request, env: unknown, name: string): string | undefined {
+  const headers = (env as NodeExchange | undefined)?.incoming?.headers;
+  if (!headers) return request.headers.get(name) ?? undefined;
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Whether the response's connection closed before the answer (no `AbortSignal` made for it). */
+export function nodeClientGone(request: Request, env: unknown): boolean {
+  const outgoing = (env as NodeExchange | undefined)?.outgoing;
+  return outgoing ? outgoing.destroyed === true : request.signal.aborted;
+}

@@ -130,6 +130,9 @@ function policyNames(rules: readonly RateRule[]): string[] {
   return names.map((name, i) => (names.indexOf(name) === names.lastIndexOf(name) ? name : `${name}-${i}`));
 }
 
+/** `X-RateLimit-Limit` per plan's rules (the same rules object for every call of a plan). */
+const limitHeaders = new WeakMap<readonly RateRule[], string>();
+
 /**
  * The rate-limit response headers of a decision: `X-RateLimit-Limit` (the plan's requests per
  * second), `X-RateLimit-Remaining` (the smallest remaining count over the rules, i.e. the rule
@@ -141,9 +144,16 @@ export function rateLimitHeaders(
   rules: readonly RateRule[],
   options: RateLimitHeaderOptions = {},
 ): Record<string, string> {
-  const headers: Record<string, string> = { 'X-RateLimit-Limit': String(requestsPerSecond({ rules })) };
+  let limit = limitHeaders.get(rules);
+  if (limit === undefined) {
+    limit = String(requestsPerSecond({ rules }));
+    limitHeaders.set(rules, limit);
+  }
+  const headers: Record<string, string> = { 'X-RateLimit-Limit': limit };
   if (decision.rules.length > 0) {
-    headers['X-RateLimit-Remaining'] = String(Math.min(...decision.rules.map((state) => state.remaining)));
+    let remaining = Number.POSITIVE_INFINITY;
+    for (const state of decision.rules) remaining = Math.min(remaining, state.remaining);
+    headers['X-RateLimit-Remaining'] = String(remaining);
   }
   if (!decision.allowed) headers['Retry-After'] = String(retryAfterSeconds(retryAt(decision), decision.now));
   if (options.ietf === true && rules.length > 0) {

@@ -92,7 +92,10 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   const accounts = new Map<string, AccountState>();
   const holdOwner = new Map<string, string>(); // reservation id → account
   const grantOwner = new Map<string, string>(); // grant idempotency key → account
-  const recent = new Map<string, { result: ReserveResult; expiresAt: number }>(); // reserve idempotency
+  // Reserve idempotency while a hold is open. Settling forgets the entry: a per-call object kept
+  // for the hold's whole lifetime (minutes) would outlive the young generation on every call, and
+  // reservation ids are generated per call, never reused once settled.
+  const recent = new Map<string, { result: ReserveResult; expiresAt: number }>();
   const expiring = new Map<string, Expiring>(); // rl:, once:, ctr: entries
   const listeners: ((message: string) => void)[] = [];
   let seq = 0; // the last journal entry written
@@ -205,9 +208,14 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
   async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
     const account = holdOwner.get(reservationId);
     if (account === undefined || !accounts.get(account)?.holds.has(reservationId)) return false;
-    const metered = usage ? { o: usage.operation, d: dayOf(clock.now()) } : {};
-    await record({ s: seq + 1, a: account, k: spend ? 'commit' : 'release', id: reservationId, ...metered });
+    const k = spend ? 'commit' : 'release';
+    await record(
+      usage
+        ? { s: seq + 1, a: account, k, id: reservationId, o: usage.operation, d: dayOf(clock.now()) }
+        : { s: seq + 1, a: account, k, id: reservationId },
+    );
     holdOwner.delete(reservationId);
+    recent.delete(reservationId);
     return true;
   }
 

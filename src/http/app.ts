@@ -13,6 +13,7 @@ import { payloadTooLarge } from './body.ts';
 import { clientAddress } from './client.ts';
 import type { AppContext, AppEnv, HttpDeps, MountDeps } from './context.ts';
 import { corsMiddleware } from './cors.ts';
+import { createEdge } from './edge.ts';
 import { mountMcp } from './mcp/endpoint.ts';
 import { mountPrefix } from './public-url.ts';
 import { clientRequestId, requestIds } from './request-id.ts';
@@ -39,25 +40,28 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   let started = false;
   const nextRequestId = requestIds(random);
 
+  const edge = createEdge(deps);
   app.use(async (c, next) => {
+    // Run first (index 0): tubescribe's own fetch, or a host's `app.mount`. Under a host's
+    // `app.route`, the host's middleware ran before and may have prepared headers on the context.
+    const plainAnswer = c.req.routeIndex === 0;
     if (!started) {
       await deps.start();
       started = true;
     }
+    c.set('edge', edge);
     // The client's id is echoed when sane; the ledger always gets a generated one (request-id.ts).
     const reservationId = nextRequestId();
-    const requestId = clientRequestId(c.req.header('x-request-id')) ?? reservationId;
+    const requestId = clientRequestId(edge.header(c, 'x-request-id')) ?? reservationId;
     c.set('requestId', requestId);
     c.set('reservationId', reservationId);
-    c.set('mountPath', deps.mountPath?.(c.req.raw, c.env));
-    c.set('serverOrigin', deps.serverOrigin?.(c.req.raw, c.env));
-    c.header('X-Request-Id', requestId);
-    const mount = mountPrefix(c);
+    c.set('plainAnswer', plainAnswer);
     const began = clock.now();
     await next();
-    // A Response a handler built itself (the MCP SDK's) does not carry the prepared headers.
-    if (!c.res.headers.has('X-Request-Id')) withHeader(c, 'X-Request-Id', requestId);
+    // Routes answer with X-Request-Id among their headers (route.ts); everything else gets it here.
+    if (!c.get('idSent')) withHeader(c, 'X-Request-Id', requestId);
     const fields = requestLogFields(c, requestId, clock.now() - began);
+    const mount = mountPrefix(c);
     logger.log('info', 'request', mount === '' ? fields : { ...fields, mount });
     // The route pattern, never the raw path (one series per URL would grow without bound).
     services.metrics.request(
@@ -98,7 +102,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   // which fails on Node without overridden globals.)
   const { maxBodyBytes } = settings.limits;
   app.use(async (c, next) => {
-    const declared = Number(c.req.header('content-length') ?? '0');
+    const declared = Number(edge.header(c, 'content-length') ?? '0');
     if (declared > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
     await next();
   });

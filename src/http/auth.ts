@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors.ts';
 import type { AppContext } from './context.ts';
+import { requestHeader } from './edge.ts';
 
 /** The token of an `Authorization: Bearer <token>` header value, or undefined for any other value. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -13,7 +14,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /** The key a request presents, or undefined. Both headers with different keys → 400. */
 export function presentedKey(c: AppContext): string | undefined {
-  const authorization = c.req.header('authorization');
+  const authorization = requestHeader(c, 'authorization');
   let bearer: string | undefined;
   if (authorization !== undefined) {
     bearer = bearerToken(authorization);
@@ -21,7 +22,7 @@ export function presentedKey(c: AppContext): string | undefined {
       throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
     }
   }
-  const header = c.req.header('x-api-key')?.trim();
+  const header = requestHeader(c, 'x-api-key')?.trim();
   if (bearer !== undefined && header !== undefined && header !== '' && bearer !== header) {
     throw new ApiError('invalid_request', 'Authorization and X-API-Key carry different keys; send one.');
   }

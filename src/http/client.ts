@@ -5,6 +5,7 @@
  */
 import type { ClientAddressOf } from '../options.ts';
 import type { AppContext } from './context.ts';
+import { requestHeader } from './edge.ts';
 
 /**
  * The client address of a request, or `unknown`. Behind `trustProxy` reverse proxies, the
@@ -13,7 +14,7 @@ import type { AppContext } from './context.ts';
  */
 export function clientAddress(c: AppContext, trustProxy: number, socketAddress?: ClientAddressOf): string {
   if (trustProxy > 0) {
-    const chain = (c.req.header('x-forwarded-for') ?? '')
+    const chain = (requestHeader(c, 'x-forwarded-for') ?? '')
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== '');

@@ -4,12 +4,13 @@
  * @module
  */
 import type { Context } from 'hono';
-import type { ClientAddressOf, MountPathOf, ServerOriginOf } from '../options.ts';
+import type { ClientAddressOf } from '../options.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Random } from '../ports/random.ts';
 import type { Services } from '../services/index.ts';
 import type { Settings } from '../settings.ts';
+import type { Edge, EdgeHooks } from './edge.ts';
 
 /** The Hono environment of the app: its per-request variables. */
 export interface AppEnv {
@@ -18,10 +19,18 @@ export interface AppEnv {
     requestId: string;
     /** The id of this call's ledger reservations: always generated, never the client's. */
     reservationId: string;
-    /** The path the host app mounted tubescribe under, as the runtime adapter reports it. */
-    mountPath: string | undefined;
-    /** The origin the request's connection reached, as the runtime adapter reports it. */
-    serverOrigin: string | undefined;
+    /** The runtime adapter's readers of the request (`edge.ts`). */
+    edge: Edge;
+    /**
+     * Whether routes may answer with a plain header record (`route.ts`): true when tubescribe's own
+     * middleware ran first, so no host middleware prepared headers on the context.
+     */
+    plainAnswer: boolean;
+    /** The answer already carries `X-Request-Id` (a route answered with its plain headers). */
+    idSent: boolean;
+    /** What the request log says a keyed call charged, and how the cache answered it. */
+    charged: number | undefined;
+    cacheStatus: string | undefined;
     /** The caller's account, once a key was checked (the request log; never the key). */
     accountId: string | undefined;
   };
@@ -42,7 +51,7 @@ export interface MountDeps extends RouteDeps {
 }
 
 /** What the app is built from. */
-export interface HttpDeps extends RouteDeps {
+export interface HttpDeps extends RouteDeps, EdgeHooks {
   clock: Clock;
   random: Random;
   logger: Logger;
@@ -50,8 +59,4 @@ export interface HttpDeps extends RouteDeps {
   start(): Promise<void>;
   /** The runtime adapter's client address of a request. */
   clientAddress?: ClientAddressOf;
-  /** The runtime adapter's mount path of a request (Express/Connect strip it from the URL). */
-  mountPath?: MountPathOf;
-  /** The runtime adapter's origin of the connection a request reached (links without a public URL). */
-  serverOrigin?: ServerOriginOf;
 }

@@ -9,6 +9,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
+import { requestHeader } from './edge.ts';
 
 /** The request headers a browser may send. */
 export const CORS_ALLOW_HEADERS: readonly string[] = [
@@ -45,7 +46,7 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
   const allowed = origins === '*' ? () => true : (origin: string) => origins.includes(origin);
   const exposed = CORS_EXPOSE_HEADERS.join(', ');
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin === undefined || !allowed(origin)) {
       await next();
       // A cache in front must not hand this CORS-less answer to an allowed origin.

@@ -20,9 +20,10 @@
  * are ignored.
  * @module
  */
-import { basePath } from 'hono/route';
+import { basePath, baseRoutePath } from 'hono/route';
 import type { Settings } from '../settings.ts';
 import type { AppContext } from './context.ts';
+import { edgeOf } from './edge.ts';
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -73,8 +74,10 @@ function forwardedOrigin(c: AppContext, hops: number): string | undefined {
  * (`mountPath`); Hono `app.mount` hides it entirely.
  */
 export function mountPrefix(c: AppContext): string {
-  const hono = basePath(c).replace(/\/+$/, '');
-  const adapter = (c.get('mountPath') ?? '').replace(/\/+$/, '');
+  // basePath() keeps a per-context WeakMap entry; a base without parameters is its own value.
+  const base = baseRoutePath(c);
+  const hono = (/[:*]/.test(base) ? basePath(c) : base).replace(/\/+$/, '');
+  const adapter = edgeOf(c).mountPath(c)?.replace(/\/+$/, '') ?? '';
   return adapter + hono;
 }
 
@@ -88,7 +91,7 @@ export function publicBase(c: AppContext, settings: Pick<Settings, 'publicUrl' |
   }
   const url = new URL(c.req.url);
   if (LOOPBACK.test(url.hostname)) return url.origin + prefix;
-  const server = c.get('serverOrigin');
+  const server = edgeOf(c).serverOrigin(c);
   return server === undefined ? prefix : server + prefix;
 }
 

@@ -13,7 +13,6 @@ import type { AppContext } from './context.ts';
 /** The fields of the request log line of a finished request. */
 export function requestLogFields(c: AppContext, requestId: string, ms: number): Record<string, unknown> {
   const route = routePath(c);
-  const credits = c.res.headers.get('X-Credits-To-Deduct');
   return {
     id: requestId,
     method: c.req.method,
@@ -22,7 +21,7 @@ export function requestLogFields(c: AppContext, requestId: string, ms: number): 
     status: c.res.status,
     ms,
     account: c.get('accountId') ?? null,
-    credits: credits === null ? null : Number(credits),
-    cache: c.res.headers.get('X-Cache'),
+    credits: c.get('charged') ?? null,
+    cache: c.get('cacheStatus') ?? null,
   };
 }

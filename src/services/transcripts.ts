@@ -73,6 +73,32 @@ function offers(languages: readonly string[], target: string): boolean {
   return languages.some((code) => norm(code) === wanted);
 }
 
+/**
+ * Track choices remembered per track list (a cached player's, so the same list object while it
+ * stays cached), per requested languages and policy: a cache hit skips the negotiation.
+ */
+const choices = new WeakMap<readonly CaptionTrack[], Map<string, TrackChoice>>();
+
+/** {@link chooseTrack}, remembered (at most 32 choices per track list). */
+function rememberedChoice(
+  tracks: readonly CaptionTrack[],
+  languages: readonly string[],
+  policy: TrackPolicy,
+): TrackChoice {
+  const key = `${policy}\n${languages.join('\n')}`;
+  let known = choices.get(tracks);
+  const hit = known?.get(key);
+  if (hit) return hit;
+  const choice = Object.freeze(chooseTrack(tracks, languages, policy));
+  if (!known) {
+    known = new Map();
+    choices.set(tracks, known);
+  }
+  if (known.size >= 32) known.clear();
+  known.set(key, choice);
+  return choice;
+}
+
 /** Loads player data through the cache (shared by transcripts and videos). */
 export function cachedPlayer(
   deps: Pick<TranscriptsDeps, 'upstream' | 'cache' | 'ttl' | 'deadlineMs'>,
@@ -118,7 +144,7 @@ export class Transcripts {
           : 'This live stream is still running; its transcript exists once it has ended.',
       );
     }
-    const choice = chooseTrack(data.tracks, request.languages, request.policy);
+    const choice = rememberedChoice(data.tracks, request.languages, request.policy);
     const track = choice.track;
     const target = request.translateTo;
     if (target !== undefined && !track.isTranslatable) {

@@ -57,7 +57,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
           input.params.id,
           name,
           { sort: input.query.sort_by, ...cursorOf(input.query) },
-          { ...ctx.call, ...localeOf(input.query) },
+          ctx.call.localized(localeOf(input.query)),
         );
         return { json: record, cache };
       },
@@ -77,10 +77,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The channel profile', schema: channelProfileSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.channels.profile(input.params.id, {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.channels.profile(input.params.id, ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),
@@ -118,10 +115,7 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'playlists, has_more, next_cursor', schema: channelPlaylistPageSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.channels.playlists(input.params.id, cursorOf(input.query), {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.channels.playlists(input.params.id, cursorOf(input.query), ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),

@@ -40,7 +40,7 @@ export function commentRoutes({ services }: RouteDeps): Route[] {
         const { record, cache } = await services.comments.page(
           input.params.id,
           { sort: input.query.sort_by, ...cursorOf(input.query) },
-          { ...ctx.call, ...localeOf(input.query) },
+          ctx.call.localized(localeOf(input.query)),
         );
         return { json: record, cache };
       },

@@ -60,7 +60,7 @@ export function searchRoutes({ services }: RouteDeps): Route[] {
           q.q,
           filters,
           cursor === undefined ? { limit: q.limit } : { limit: q.limit, cursor },
-          { ...ctx.call, ...localeOf(q) },
+          ctx.call.localized(localeOf(q)),
         );
         return { json: record, cache };
       },
@@ -78,10 +78,7 @@ export function searchRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'query and suggestions, ranked', schema: suggestionsSchema },
       errors: [400, 502, 503, 504],
       handle: async (input, ctx) => {
-        const { record, cache } = await services.search.suggestions(input.query.q, {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.search.suggestions(input.query.q, ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),

@@ -32,10 +32,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The basic-info record', schema: basicInfoSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.basicInfo(input.params.id, {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.videos.basicInfo(input.params.id, ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),
@@ -53,10 +50,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The full video record', schema: fullVideoSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.info(input.params.id, 'full', {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.videos.info(input.params.id, 'full', ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),
@@ -76,10 +70,7 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The fast or full video record', schema: videoRecordSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.info(input.params.id, input.query.mode, {
-          ...ctx.call,
-          ...localeOf(input.query),
-        });
+        const { record, cache } = await services.videos.info(input.params.id, input.query.mode, ctx.call.localized(localeOf(input.query)));
         return { json: record, cache };
       },
     }),

@@ -1,0 +1,66 @@
+/**
+ * A REST call's context objects, with what is costly made on first use: the deadline signal (a
+ * cache hit runs nothing upstream and needs none) and the public base URL (most routes link
+ * nowhere, and it parses the request URL).
+ *
+ * They are classes, not object literals with getters, on purpose: a literal's getter is a new
+ * closure per request, which V8 keeps in a new hidden class; those long-lived classes then keep
+ * every request they point at alive through young-generation collections (measured: ~3 MB
+ * promoted per scavenge under load, each scavenge 10-14 ms instead of 0.5).
+ * @module
+ */
+import type { Principal } from '../services/accounts.ts';
+import type { CallContext } from '../services/context.ts';
+import type { Settings } from '../settings.ts';
+import type { AppContext } from './context.ts';
+import { publicBase } from './public-url.ts';
+
+/** A call context whose signal is made by `makeSignal` when first read. */
+export class LazyCall implements CallContext {
+  #signal: AbortSignal | undefined;
+  readonly hl?: string;
+  readonly gl?: string;
+
+  constructor(
+    private readonly makeSignal: () => AbortSignal,
+    locale: { hl?: string; gl?: string } = {},
+  ) {
+    if (locale.hl !== undefined) this.hl = locale.hl;
+    if (locale.gl !== undefined) this.gl = locale.gl;
+  }
+
+  get signal(): AbortSignal {
+    this.#signal ??= this.makeSignal();
+    return this.#signal;
+  }
+
+  /** Whether the signal was made (else nothing upstream ran under it). */
+  get signalMade(): boolean {
+    return this.#signal !== undefined;
+  }
+
+  /** The same call with locale hints (`hl`, `gl`), sharing this call's signal. */
+  localized(locale: { hl?: string; gl?: string }): CallContext {
+    return new LazyCall(() => this.signal, locale);
+  }
+}
+
+/** What a route handler gets besides its input (see `RouteContext` in route.ts). */
+export class RouteCallContext {
+  #baseUrl: string | undefined;
+
+  constructor(
+    readonly principal: Principal | undefined,
+    readonly call: LazyCall,
+    readonly reservationId: string,
+    readonly address: string,
+    readonly c: AppContext,
+    private readonly settings: Pick<Settings, 'publicUrl' | 'trustProxy'>,
+  ) {}
+
+  /** The public base URL for links (see `public-url.ts`; may be a bare path when relative). */
+  get baseUrl(): string {
+    this.#baseUrl ??= publicBase(this.c, this.settings);
+    return this.#baseUrl;
+  }
+}
