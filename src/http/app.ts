@@ -74,11 +74,18 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   const cors = corsMiddleware(settings.corsOrigins);
   if (cors) app.use(cors);
   const table = routeTable(app);
+  // Refused before any route runs: HEAD where no document is, and a declared Content-Length over
+  // the limit (before anything is read; bodies without one, chunked, are counted while body.ts
+  // reads them; Hono's bodyLimit rebuilds the Request, which fails on Node without overridden
+  // globals). One middleware for both: each one costs every request a dispatch.
+  const { maxBodyBytes } = settings.limits;
   app.use(async (c, next) => {
     if (c.req.method === 'HEAD') {
       const refused = refuseHead(c, table);
       if (refused) return refused;
     }
+    const declared = edge.header(c, 'content-length');
+    if (declared !== undefined && Number(declared) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
     await next();
   });
   app.use(
@@ -97,15 +104,6 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
         ),
     }),
   );
-  // A declared Content-Length over the limit is refused before anything is read; bodies without
-  // one (chunked) are counted while body.ts reads them. (Hono's bodyLimit rebuilds the Request,
-  // which fails on Node without overridden globals.)
-  const { maxBodyBytes } = settings.limits;
-  app.use(async (c, next) => {
-    const declared = Number(edge.header(c, 'content-length') ?? '0');
-    if (declared > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
-    await next();
-  });
 
   const routeDeps = { services, settings };
   const routes: Route[] = [
