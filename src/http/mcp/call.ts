@@ -12,16 +12,19 @@ import { rateLimitApiError } from '../../core/ratelimit.ts';
 import { ApiError } from '../../errors.ts';
 import { hasScope, type Principal, type Scope } from '../../services/accounts.ts';
 import type { CacheStatus } from '../../services/cache.ts';
-import { asApiError, type CallContext } from '../../services/context.ts';
+import { asApiError } from '../../services/context.ts';
 import type { Services } from '../../services/index.ts';
+import type { LazyCall } from '../route-call.ts';
 
 /** Who calls, and the request the call arrived in. */
 export interface CallerInfo {
   principal: Principal;
   /** The HTTP request's id: the reservation id of the call. */
   requestId: string;
-  /** The call's context (deadline signal). */
-  call: CallContext;
+  /** The call's context: its deadline signal is made when upstream work first reads it. */
+  call: LazyCall;
+  /** Whether the client went away (asked without making a signal). */
+  gone: () => boolean;
   /** The public base URL. */
   baseUrl: string;
 }
@@ -85,11 +88,12 @@ export async function runTool(
       caller.requestId,
       work,
       (output) => output.cache,
-      caller.call.signal,
+      // A cache hit made no deadline: ask whether the client left without making a signal.
+      () => (caller.call.signalMade || caller.gone() ? caller.call.signal : undefined),
     );
     return toolResult(result.data);
   } catch (error) {
-    if (caller.call.signal?.aborted && !(error instanceof ApiError)) throw error;
+    if (caller.call.signalMade && caller.call.signal.aborted && !(error instanceof ApiError)) throw error;
     return toolError(error);
   }
 }

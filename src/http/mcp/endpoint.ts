@@ -24,7 +24,9 @@ import type { Services } from '../../services/index.ts';
 import { presentedKey } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
 import type { AppContext, AppEnv, MountDeps } from '../context.ts';
+import { clientGone } from '../edge.ts';
 import { isAbsolute, publicBase } from '../public-url.ts';
+import { LazyCall } from '../route-call.ts';
 import type { CallerInfo } from './call.ts';
 import { registerDataTools } from './data-tools.ts';
 import { MCP_PATH, mcpChallenge } from './metadata.ts';
@@ -137,7 +139,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): vo
       principal: auth.principal,
       // The ledger's id for this call: generated, never the client's X-Request-Id.
       requestId: c.get('reservationId'),
-      call: { signal: deadlineSignal(c.req.raw.signal, settings.limits.deadlineMs) },
+      call: new LazyCall(() => deadlineSignal(c.req.raw.signal, settings.limits.deadlineMs)),
+      gone: () => clientGone(c),
       baseUrl,
     };
     const authInfo: AuthInfo = {
