@@ -91,7 +91,10 @@ export interface Ledger {
   /**
    * Moves `cost` credits from the balance into a reservation named `reservationId`.
    * MUST succeed only if balance ≥ cost at that instant (balances never go negative), and MUST
-   * be idempotent per `reservationId` (a repeat returns the first result and reserves nothing more).
+   * be idempotent per `reservationId` while the reservation is open (a repeat returns the first
+   * result and reserves nothing more). Callers never reuse an id once it is committed or
+   * released (ids are made per call, per batch task attempt), so a ledger need not remember
+   * settled ids: keeping one per call for the reservation's lifetime would cost every call.
    * A reservation not committed or released within `ttlMs` MUST be returned to the balance by
    * {@link Ledger.reconcile} (crash safety).
    */

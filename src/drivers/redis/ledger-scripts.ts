@@ -16,30 +16,28 @@ end
 `;
 
 /**
- * A reservation (Lua function): keys account, holds, holdExpiry, idempotency; the account id,
- * cost, reservation id and lifetime. Returns `ok|balance`.
+ * A reservation (Lua function): keys account, holds, holdExpiry; the account id, cost,
+ * reservation id and lifetime. Returns `ok|balance`. The hold is `account|cost|balance after`:
+ * a repeat while it is open answers the first result from it (no key of its own per call).
  */
 const RESERVE_FN: string = `
-local function reserve(kAccount, kHolds, kExpiry, kSeen, now, account, cost, id, ttl)
+local function reserve(kAccount, kHolds, kExpiry, now, account, cost, id, ttl)
   local stored = redis.call('HMGET', kAccount, 'balance', 'reserved')
   local balance = tonumber(stored[1] or '0')
-  if balance < cost or redis.call('HEXISTS', kHolds, id) == 1 then
-    return redis.call('GET', kSeen) or ('0|' .. balance)
-  end
-  local result = '1|' .. (balance - cost)
-  -- Idempotency: the first reservation under this id wins; a repeat answers its result.
-  local seen = redis.call('SET', kSeen, result, 'NX', 'PX', ttl, 'GET')
-  if seen then return seen end
-  redis.call('HSET', kAccount, 'balance', balance - cost, 'reserved', tonumber(stored[2] or '0') + cost)
-  redis.call('HSET', kHolds, id, account .. '|' .. cost)
+  local held = redis.call('HGET', kHolds, id)
+  if held then return '1|' .. (string.match(held, '^[^|]*|[^|]*|(.*)$') or balance) end
+  if balance < cost then return '0|' .. balance end
+  local after = balance - cost
+  redis.call('HSET', kAccount, 'balance', after, 'reserved', tonumber(stored[2] or '0') + cost)
+  redis.call('HSET', kHolds, id, account .. '|' .. cost .. '|' .. after)
   redis.call('ZADD', kExpiry, now + ttl, id)
-  return result
+  return '1|' .. after
 end
 `;
 
-/** KEYS: account, holds, holdExpiry, idempotency. ARGV: now, account, cost, id, ttlMs. */
+/** KEYS: account, holds, holdExpiry. ARGV: now, account, cost, id, ttlMs. */
 export const RESERVE: string = `${NOW}${RESERVE_FN}
-return reserve(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
+return reserve(KEYS[1], KEYS[2], KEYS[3], now, ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
 `;
 
 /**
@@ -49,10 +47,10 @@ return reserve(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, ARGV[2], tonumber(ARGV[3
 const METER_FN: string = `
 local function meter(first, op, credits, lifetime)
   for i = first, first + 1 do
-    redis.call('HINCRBY', KEYS[i], 'requests', 1)
+    -- The day's hash gets its lifetime when its first request makes it.
+    if redis.call('HINCRBY', KEYS[i], 'requests', 1) == 1 then redis.call('PEXPIRE', KEYS[i], lifetime) end
     redis.call('HINCRBY', KEYS[i], 'credits', credits)
     redis.call('HINCRBY', KEYS[i], 'op:' .. op, 1)
-    redis.call('PEXPIRE', KEYS[i], lifetime)
   end
 end
 `;
@@ -65,9 +63,10 @@ end
 export const SETTLE: string = `${METER_FN}
 local hold = redis.call('HGET', KEYS[2], ARGV[2])
 if not hold then return 0 end
-local sep = string.find(hold, '|', 1, true)
-if string.sub(hold, 1, sep - 1) ~= ARGV[3] then return 0 end
-local cost = tonumber(string.sub(hold, sep + 1))
+-- account|cost, or account|cost|balance after (holds made since reservations carry their result)
+local owner, cost = string.match(hold, '^([^|]*)|(%d+)')
+if owner ~= ARGV[3] then return 0 end
+cost = tonumber(cost)
 redis.call('HDEL', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
@@ -134,8 +133,13 @@ local function hit(n, now)
   end
   if allowed then
     for i = 1, n do
-      redis.call('HSET', KEYS[i], 'start', starts[i], 'count', counts[i] + 1)
-      redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
+      if counts[i] > 0 then
+        -- The window is under way: its start and expiry are already written.
+        redis.call('HINCRBY', KEYS[i], 'count', 1)
+      else
+        redis.call('HSET', KEYS[i], 'start', starts[i], 'count', 1)
+        redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
+      end
     end
   end
   return allowed, counts
@@ -156,16 +160,16 @@ return out
 
 /**
  * A hit and, when allowed, a reservation, in one step. KEYS: one hash per rule, then account,
- * holds, holdExpiry, idempotency. ARGV: now, per rule: limit, length; then account, cost, id,
- * ttlMs. Returns now, the reservation's `ok|balance` ('' when refused), and the counts before.
+ * holds, holdExpiry. ARGV: now, per rule: limit, length; then account, cost, id, ttlMs. Returns
+ * now, the reservation's `ok|balance` ('' when refused), and the counts before.
  */
 export const ADMIT: string = `${NOW}${HIT_FN}${RESERVE_FN}
-local n = #KEYS - 4
+local n = #KEYS - 3
 local allowed, counts = hit(n, now)
 local reserved = ''
 if allowed then
   local a = 2 * n + 2
-  reserved = reserve(KEYS[n + 1], KEYS[n + 2], KEYS[n + 3], KEYS[n + 4], now,
+  reserved = reserve(KEYS[n + 1], KEYS[n + 2], KEYS[n + 3], now,
     ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], tonumber(ARGV[a + 3]))
 end
 local out = { now, reserved }

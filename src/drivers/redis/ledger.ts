@@ -11,6 +11,9 @@
  *   script touches is declared, so it runs on a Redis Cluster.
  * - Round trips: a charged call costs two, admission with reservation (`admit`) and commit (the
  *   instance that reserved remembers the hold's account, so settling needs no lookup first).
+ * - Redis work per charged call is kept small: a reservation's repeat is answered from its hold
+ *   (no idempotency key per call), a window under way is counted with one HINCRBY, and a day's
+ *   usage hash gets its lifetime once.
  * - Usage is metered in the settling script (a free call: one `meter` script), per account and
  *   UTC day in hashes kept 100 days; API keys' last uses are one hash, `<prefix>keys-used`.
  * - Broadcasts are Redis pub/sub on `<prefix>broadcast` (`broadcast.ts`).
@@ -138,7 +141,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     if (owner === undefined) {
       const hold = await client.hget(holds, reservationId);
       if (!hold) return false;
-      owner = hold.slice(0, hold.lastIndexOf('|'));
+      owner = hold.slice(0, hold.indexOf('|'));
     }
     // The script checks the hold's owner itself: a stale memory settles nothing.
     const keys = [account(owner), holds, holdExpiry];
@@ -179,7 +182,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     async reserve(id, cost, reservationId, ttlMs): Promise<ReserveResult> {
       const [ok, balance] = pair(
         await scripts.reserve.run(
-          [account(id), holds, holdExpiry, `${credits}:reserved:${reservationId}`],
+          [account(id), holds, holdExpiry],
           [now(), id, cost, reservationId, Math.max(1, Math.round(ttlMs))],
         ),
       );
@@ -233,7 +236,6 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
         account(id),
         holds,
         holdExpiry,
-        `${credits}:reserved:${reservationId}`,
       ];
       const args = [...ruleArgs(rules), id, cost, reservationId, Math.max(1, Math.round(ttlMs))];
       const [at, reservation, ...counts] = (await scripts.admit.run(keys, args)) as (number | string)[];
