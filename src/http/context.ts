@@ -4,13 +4,18 @@
  * @module
  */
 import type { Context } from 'hono';
-import type { ClientAddressOf } from '../options.ts';
+import type {
+  ClientAddressOf,
+  ClientGoneOf,
+  MountPathOf,
+  RequestHeaderOf,
+  ServerOriginOf,
+} from '../options.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Random } from '../ports/random.ts';
 import type { Services } from '../services/index.ts';
 import type { Settings } from '../settings.ts';
-import type { Edge, EdgeHooks } from './edge.ts';
 
 /** The Hono environment of the app: its per-request variables. */
 export interface AppEnv {
@@ -38,6 +43,23 @@ export interface AppEnv {
 
 /** The context of a request in this app. */
 export type AppContext = Context<AppEnv>;
+
+/** The adapter's readers of a request, each with the Web-object fallback filled in. */
+export interface Edge {
+  header(c: AppContext, name: string): string | undefined;
+  /** Whether the client went away (its connection closed before the answer). */
+  clientGone(c: AppContext): boolean;
+  mountPath(c: AppContext): string | undefined;
+  serverOrigin(c: AppContext): string | undefined;
+}
+
+/** The adapter hooks an {@link Edge} is made of (each optional; `edge.ts` builds the Edge). */
+export interface EdgeHooks {
+  requestHeader?: RequestHeaderOf;
+  clientGone?: ClientGoneOf;
+  mountPath?: MountPathOf;
+  serverOrigin?: ServerOriginOf;
+}
 
 /** What every route module receives. */
 export interface RouteDeps {

@@ -9,25 +9,7 @@
  * only have the context call {@link requestHeader} and {@link clientGone}.
  * @module
  */
-import type { ClientGoneOf, MountPathOf, RequestHeaderOf, ServerOriginOf } from '../options.ts';
-import type { AppContext } from './context.ts';
-
-/** The adapter's readers of a request, each with the Web-object fallback filled in. */
-export interface Edge {
-  header(c: AppContext, name: string): string | undefined;
-  /** Whether the client went away (its connection closed before the answer). */
-  clientGone(c: AppContext): boolean;
-  mountPath(c: AppContext): string | undefined;
-  serverOrigin(c: AppContext): string | undefined;
-}
-
-/** The adapter hooks an {@link Edge} is made of (each optional). */
-export interface EdgeHooks {
-  requestHeader?: RequestHeaderOf;
-  clientGone?: ClientGoneOf;
-  mountPath?: MountPathOf;
-  serverOrigin?: ServerOriginOf;
-}
+import type { AppContext, Edge, EdgeHooks } from './context.ts';
 
 /** An {@link Edge} over the adapter's hooks. */
 export function createEdge(hooks: EdgeHooks): Edge {

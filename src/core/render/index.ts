@@ -13,17 +13,17 @@
  * document's normalised json3 events (in the object, shared with the document, not copied).
  *
  * {@link renderTranscriptBytes} gives the same body as UTF-8 bytes (what a response sends and
- * a cache of rendered bodies keeps), without the string in between where the writer makes bytes.
+ * a cache of rendered bodies keeps), written straight into bytes for every format.
  * @module
  */
 
 import type { TranscriptDoc } from '../transcript.ts';
 import { hasRealWords, segmentsJson, type TranscriptJson, transcriptJson } from './json.ts';
 import { writeTranscriptJson } from './json-writer.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown, writeMarkdown } from './markdown.ts';
 import { sentences, sentencesJson } from './sentences.ts';
 import { writeSubtitles } from './subtitles.ts';
-import { renderText } from './text.ts';
+import { renderText, writeText } from './text.ts';
 import type { Utf8Buffer } from './utf8-buffer.ts';
 
 export type { TranscriptJson } from './json.ts';
@@ -76,7 +76,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 const VTT_TYPE = 'text/vtt; charset=utf-8';
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
-const ENCODER = new TextEncoder();
 
 /** True for the formats answered with the JSON Transcript object. */
 export function isJsonFormat(format: TranscriptFormat): format is JsonTranscriptFormat {
@@ -161,8 +160,9 @@ export function renderTranscript(
 /**
  * Renders a document in a format as UTF-8 bytes: exactly `TextEncoder.encode` of
  * {@link renderTranscript}'s body (a lone surrogate becomes U+FFFD), ready to send or to keep.
- * Cheaper than the string when bytes are what the caller needs: the JSON, SRT and WebVTT
- * writers produce bytes, so this skips decoding them into a string (and encoding it again).
+ * Cheaper than the string when bytes are what the caller needs: every format's writer produces
+ * bytes, so this skips decoding them into a string (and, for text and Markdown, building a
+ * large string only to encode it again).
  * The array is the caller's own.
  */
 export function renderTranscriptBytes(
@@ -173,9 +173,9 @@ export function renderTranscriptBytes(
   const contentType = contentTypeOf(format);
   switch (format) {
     case 'markdown':
-      return { contentType, body: ENCODER.encode(renderMarkdown(doc)) };
+      return { contentType, body: writeMarkdown(doc).doneBytes() };
     case 'text':
-      return { contentType, body: ENCODER.encode(renderText(doc.segments)) };
+      return { contentType, body: writeText(doc.segments).doneBytes() };
     case 'srt':
       return { contentType, body: writeSubtitles(doc.segments, false).doneBytes() };
     case 'vtt':

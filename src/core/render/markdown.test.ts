@@ -6,6 +6,7 @@ import {
   PARAGRAPH_PAUSE_MS,
   PARAGRAPH_SOFT_CHARS,
   renderMarkdown,
+  writeMarkdown,
 } from './markdown.ts';
 
 const base: TranscriptDoc = {
@@ -153,5 +154,53 @@ describe('escapeMarkdown', () => {
     ['in 2024. fine', 'in 2024. fine'],
   ])('%j → %j', (input, expected) => {
     expect(escapeMarkdown(input)).toBe(expected);
+  });
+});
+
+describe('writeMarkdown', () => {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const sameAsString = (doc: TranscriptDoc): void => {
+    expect(writeMarkdown(doc).doneBytes()).toEqual(encode(renderMarkdown(doc)));
+  };
+
+  it('writes the string body as UTF-8: metadata, chapters (also past the end), paragraphs', () => {
+    sameAsString({
+      ...base,
+      title: '# Title *with* <marks>',
+      author: 'Chef `Ann`',
+      durationSeconds: 3725,
+      chapters: [
+        { title: 'Intro\nline', startSeconds: 0 },
+        { title: '- Main', startSeconds: 9 },
+        { title: 'After the end', startSeconds: 9000 },
+      ],
+      segments: [
+        seg(0, 2, 'Hello, naïve 😀 world.'),
+        seg(2, 4, '日本語'),
+        seg(4, 5, 'です。'),
+        seg(9, 10, '1. *not* a list'),
+        seg(20, 21, 'after a pause'),
+        ...Array.from({ length: 80 }, (_, i) => seg(21 + i * 0.1, 21.1 + i * 0.1, `word number ${i}.`)),
+      ],
+    });
+  });
+
+  it('turns lone surrogates into U+FFFD and never pairs them across pieces', () => {
+    sameAsString({
+      ...base,
+      title: 'lone \ud83d',
+      author: '\ude00 author',
+      chapters: [{ title: '\udc00', startSeconds: 1 }],
+      segments: [
+        seg(0, 1, 'end\ud83d'),
+        seg(1, 2, '\ude00start'),
+        seg(2, 3, 'x\ud800'),
+        seg(3, 4, '\udfffy'),
+      ],
+    });
+  });
+
+  it('writes an empty document like the string', () => {
+    sameAsString(base);
   });
 });

@@ -21,6 +21,10 @@
  * Text is escaped just enough to stay prose: `\`, `` ` ``, `*` and `<` get a backslash, and so
  * does a block marker (`#`, `>`, `-`, `+`, `=`, `|`, `~`, `1.`, `1)`) at the start of a paragraph
  * or heading. `_`, `[` and `]` are left alone (`[Music]`, `[ __ ]` stay readable).
+ *
+ * One writer makes both outputs: a string ({@link renderMarkdown}) and UTF-8 bytes
+ * ({@link writeMarkdown}, what a response sends, with no string of the whole body in between:
+ * see {@link ChunkedUtf8Writer}).
  * @module
  */
 
@@ -30,6 +34,8 @@ import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords } from './json.ts';
 import { endsSentence, SENTENCE_END_WINDOW } from './sentence-ends.ts';
 import { humanTime, toMs } from './time.ts';
+import { Utf8Buffer } from './utf8-buffer.ts';
+import { ChunkedUtf8Writer } from './utf8-chunks.ts';
 
 /** A paragraph this long (UTF-16 units) ends after the next segment that ends a sentence. */
 export const PARAGRAPH_SOFT_CHARS = 500;
@@ -82,15 +88,54 @@ function escapeInline(text: string): string {
   return INLINE_TEST.test(text) ? text.replace(INLINE_SPECIAL, '\\$&') : text;
 }
 
+/** Bytes to reserve per segment: ASR segments are a few dozen bytes (the buffer grows past it). */
+const EXPECTED_BYTES_PER_SEGMENT = 48;
+
+/** Where the Markdown writer puts the document, piece by piece, in order. */
+interface MarkdownSink {
+  write(piece: string): void;
+}
+
+/** Collects the pieces into one string (a concatenation, flattened once when read). */
+class StringSink implements MarkdownSink {
+  text = '';
+
+  write(piece: string): void {
+    this.text += piece;
+  }
+}
+
 /** The document as Markdown. */
 export function renderMarkdown(doc: TranscriptDoc): string {
+  const sink = new StringSink();
+  writeMarkdownTo(doc, sink);
+  return sink.text;
+}
+
+/**
+ * The document as Markdown, written into a new buffer: `doneBytes()` gives exactly
+ * `TextEncoder.encode(renderMarkdown(doc))`. Encoding piece by piece gives the bytes of the
+ * whole string because the pieces never split a surrogate pair: they meet at ASCII (blank
+ * lines, spaces, the heading's `## m:ss `), and a CJK joint adds nothing only between two CJK
+ * characters, which are never surrogates.
+ */
+export function writeMarkdown(doc: TranscriptDoc): Utf8Buffer {
+  const buffer = new Utf8Buffer(doc.segments.length * EXPECTED_BYTES_PER_SEGMENT + 1024);
+  const writer = new ChunkedUtf8Writer(buffer);
+  writeMarkdownTo(doc, writer);
+  writer.flush();
+  return buffer;
+}
+
+/** Writes the document as Markdown into `out`, piece by piece. */
+function writeMarkdownTo(doc: TranscriptDoc, out: MarkdownSink): void {
   const title = doc.title !== undefined && doc.title.trim() !== '' ? oneLine(doc.title) : doc.videoId;
-  // The body is one concatenation of blocks, the blank lines between them and each segment's
-  // text escaped on its own (escaping is per character, and a block marker can only sit in a
-  // paragraph's first text), flattened once when read. A paragraph is never built as a string
-  // of its own: its length, last code unit and last characters (`tail`: all of it, or at least
+  // The body is written as a sequence of pieces: blocks, the blank lines between them and each
+  // segment's text escaped on its own (escaping is per character, and a block marker can only
+  // sit in a paragraph's first text). A paragraph is never built as a string of its own: its
+  // length, last code unit and last characters (`tail`: all of it, or at least
   // SENTENCE_END_WINDOW of them) are what the paragraph rules read.
-  let out = `# ${escapeMarkdown(title)}\n\n${metadataLine(doc)}`;
+  out.write(`# ${escapeMarkdown(title)}\n\n${metadataLine(doc)}`);
   const chapters = (doc.chapters ?? []).slice().sort((a, b) => a.startSeconds - b.startSeconds);
   const words = hasRealWords(doc);
   let chapter = 0;
@@ -106,7 +151,7 @@ export function renderMarkdown(doc: TranscriptDoc): string {
     if (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
       length = 0;
       while (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
-        out += `\n\n${heading(chapters[chapter]!)}`;
+        out.write(`\n\n${heading(chapters[chapter]!)}`);
         chapter++;
       }
     } else if (length > 0 && previous !== undefined) {
@@ -116,12 +161,13 @@ export function renderMarkdown(doc: TranscriptDoc): string {
       }
     }
     if (length === 0) {
-      out += `\n\n${escapeMarkdown(text)}`;
+      out.write(`\n\n${escapeMarkdown(text)}`);
       length = text.length;
       tail = text;
     } else {
       const space = jointAt(last, text);
-      out += space + escapeInline(text);
+      if (space !== '') out.write(space);
+      out.write(escapeInline(text));
       length += space.length + text.length;
       tail = text.length >= SENTENCE_END_WINDOW ? text : tail + space + text;
       if (tail.length > 2 * SENTENCE_END_WINDOW) tail = tail.slice(-SENTENCE_END_WINDOW);
@@ -129,6 +175,6 @@ export function renderMarkdown(doc: TranscriptDoc): string {
     last = text.charCodeAt(text.length - 1);
     previous = segment;
   }
-  for (; chapter < chapters.length; chapter++) out += `\n\n${heading(chapters[chapter]!)}`;
-  return `${out}\n`;
+  for (; chapter < chapters.length; chapter++) out.write(`\n\n${heading(chapters[chapter]!)}`);
+  out.write('\n');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Segment } from '../transcript.ts';
 import { oneLine } from './inline.ts';
-import { renderText } from './text.ts';
+import { renderText, writeText } from './text.ts';
 
 const seg = (text: string): Segment => ({ text, start: 0, end: 1 });
 
@@ -30,5 +30,35 @@ describe('oneLine', () => {
     ['\nlead and trail\n', 'lead and trail'],
   ])('%j → %j', (input, expected) => {
     expect(oneLine(input)).toBe(expected);
+  });
+});
+
+describe('writeText', () => {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+  it.each<[string, string[]]>([
+    ['no segments', []],
+    ['plain lines', ['Hello', 'world']],
+    ['line breaks, blanks and empty segments', [' one\r\ntwo ', '', '\n', 'x \t\n\n y']],
+    ['non-ASCII', ['日本語。', 'naïve 😀', 'مرحبا 👩‍👩‍👧']],
+    [
+      'lone surrogates (U+FFFD, never paired across lines)',
+      ['end\ud83d', '\ude00start', '\udc00', 'a\ud800b'],
+    ],
+  ])('%s: the bytes are renderText encoded', (_name, texts) => {
+    const segments = texts.map(seg);
+    expect(writeText(segments).doneBytes()).toEqual(encode(renderText(segments)));
+  });
+
+  it('stays the string encoded across many chunks (lone surrogates at every line end)', () => {
+    const segments = Array.from({ length: 3000 }, (_, i) =>
+      seg(`line ${i} é 😀 ${i % 2 ? '\ud83d' : '\udc00'}`),
+    );
+    expect(writeText(segments).doneBytes()).toEqual(encode(renderText(segments)));
+  });
+
+  it('grows past its first guess for long lines', () => {
+    const segments = [seg('x'.repeat(5000)), seg('é'.repeat(3000))];
+    expect(writeText(segments).doneBytes()).toEqual(encode(renderText(segments)));
   });
 });

@@ -36,13 +36,7 @@ import type {
   UsageTag,
 } from '../../ports/ledger.ts';
 import { systemClock } from '../system.ts';
-import type {
-  DenoKv,
-  DenoKvAtomicOperation,
-  DenoKvEntryMaybe,
-  DenoKvKey,
-  DenoKvKeyPart,
-} from './kv-types.ts';
+import type { DenoKv, DenoKvEntryMaybe, DenoKvKey, DenoKvKeyPart } from './kv-types.ts';
 import { KvUsage } from './ledger-kv-usage.ts';
 
 export type {

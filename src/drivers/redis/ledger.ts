@@ -231,12 +231,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async admit(bucket, rules, { account: id, cost, reservationId, ttlMs }) {
-      const keys = [
-        ...windowKeys(bucket, rules),
-        account(id),
-        holds,
-        holdExpiry,
-      ];
+      const keys = [...windowKeys(bucket, rules), account(id), holds, holdExpiry];
       const args = [...ruleArgs(rules), id, cost, reservationId, Math.max(1, Math.round(ttlMs))];
       const [at, reservation, ...counts] = (await scripts.admit.run(keys, args)) as (number | string)[];
       const decision = evaluateHit(counts.map(Number), rules, Number(at));

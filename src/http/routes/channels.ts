@@ -77,7 +77,10 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The channel profile', schema: channelProfileSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.channels.profile(input.params.id, ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.channels.profile(
+          input.params.id,
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),
@@ -115,7 +118,11 @@ export function channelRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'playlists, has_more, next_cursor', schema: channelPlaylistPageSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.channels.playlists(input.params.id, cursorOf(input.query), ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.channels.playlists(
+          input.params.id,
+          cursorOf(input.query),
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),

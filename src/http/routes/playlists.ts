@@ -17,7 +17,11 @@ const errors = [400, 404, 502, 503, 504];
 export function playlistRoutes({ services }: RouteDeps): Route[] {
   /** One page of the playlist a request names (both routes answer from it). */
   const page = (input: RouteInput<typeof params, typeof query, undefined>, ctx: RouteContext) =>
-    services.playlists.page(input.params.id, cursorOf(input.query), ctx.call.localized(localeOf(input.query)));
+    services.playlists.page(
+      input.params.id,
+      cursorOf(input.query),
+      ctx.call.localized(localeOf(input.query)),
+    );
   return [
     defineRoute({
       method: 'get',

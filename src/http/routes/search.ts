@@ -78,7 +78,10 @@ export function searchRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'query and suggestions, ranked', schema: suggestionsSchema },
       errors: [400, 502, 503, 504],
       handle: async (input, ctx) => {
-        const { record, cache } = await services.search.suggestions(input.query.q, ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.search.suggestions(
+          input.query.q,
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),

@@ -32,7 +32,10 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The basic-info record', schema: basicInfoSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.basicInfo(input.params.id, ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.videos.basicInfo(
+          input.params.id,
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),
@@ -50,7 +53,11 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The full video record', schema: fullVideoSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.info(input.params.id, 'full', ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.videos.info(
+          input.params.id,
+          'full',
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),
@@ -70,7 +77,11 @@ export function videoRoutes({ services }: RouteDeps): Route[] {
       response: { description: 'The fast or full video record', schema: videoRecordSchema },
       errors,
       handle: async (input, ctx) => {
-        const { record, cache } = await services.videos.info(input.params.id, input.query.mode, ctx.call.localized(localeOf(input.query)));
+        const { record, cache } = await services.videos.info(
+          input.params.id,
+          input.query.mode,
+          ctx.call.localized(localeOf(input.query)),
+        );
         return { json: record, cache };
       },
     }),
