@@ -34,10 +34,12 @@ export interface ChargeRecord {
 }
 
 /**
- * Pauses between commit attempts: about 1.5 s in all, far inside a reservation's lifetime, so a
- * retry cannot race the reconciler.
+ * Pauses between commit attempts: about 5.5 s in all, longer than the Redis driver's longest
+ * pause between reconnections (2 s), so a commit whose reply a dropped link lost is repeated on
+ * the new link and not reported as failed (the call was charged: its answer must be the 200);
+ * still far inside a reservation's lifetime, so a retry cannot race the reconciler.
  */
-export const COMMIT_RETRY_DELAYS_MS: readonly number[] = [50, 150, 300, 400, 600];
+export const COMMIT_RETRY_DELAYS_MS: readonly number[] = [50, 150, 300, 500, 1000, 1500, 2000];
 
 /** A ledger failure: the call cannot be accounted for, so it is refused before any work. */
 function storageDown(error: unknown): ApiError {
