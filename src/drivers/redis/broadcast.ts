@@ -38,7 +38,10 @@ export class RedisBroadcast {
   listen(listener: (message: string) => void): void {
     this.#listeners.push(listener);
     if (this.#subscriber) return;
-    const subscriber = this.#client.duplicate({ lazyConnect: true });
+    // No autoResubscribe: on a reconnection ioredis would subscribe again with nobody awaiting
+    // the answer (a link that drops meanwhile is then an unhandled rejection); the 'ready'
+    // handler below subscribes, and handles the outcome.
+    const subscriber = this.#client.duplicate({ lazyConnect: true, autoResubscribe: false });
     this.#subscriber = subscriber;
     subscriber.on('error', () => {});
     subscriber.on('close', () => this.#drop());
