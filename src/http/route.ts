@@ -55,6 +55,10 @@ export interface RouteContext {
   baseUrl: string;
   /** The client's address (see `client.ts`). */
   address: string;
+  /**
+   * The Hono context. A header set on it reaches error answers only: a reply carries its own in
+   * `headers` (a success may be answered without the context's headers, see `respond`).
+   */
   c: AppContext;
 }
 
