@@ -39,6 +39,15 @@ export class LazyCall implements CallContext {
     return this.#signal !== undefined;
   }
 
+  /**
+   * The signal to check once the work is done: this call's when it was made, or when
+   * `clientGone()` says the client left (then it is made, already aborted); else none, so a cache
+   * hit makes no signal at all.
+   */
+  settledSignal(clientGone: () => boolean): AbortSignal | undefined {
+    return this.#signal !== undefined || clientGone() ? this.signal : undefined;
+  }
+
   /** The same call with locale hints (`hl`, `gl`), sharing this call's signal. */
   localized(locale: { hl?: string; gl?: string }): CallContext {
     return new LazyCall(() => this.signal, locale);

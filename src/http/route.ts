@@ -236,8 +236,7 @@ export function defineRoute<
             reservationId,
             () => spec.handle(input, ctx),
             (r) => ('cache' in r ? r.cache : undefined),
-            // A cache hit made no deadline: ask whether the client left without making a signal.
-            () => (call.signalMade || clientGone(c) ? call.signal : undefined),
+            () => call.settledSignal(() => clientGone(c)),
           ));
         } catch (error) {
           for (const [name, value] of Object.entries(headers)) c.header(name, value);

@@ -88,8 +88,7 @@ export async function runTool(
       caller.requestId,
       work,
       (output) => output.cache,
-      // A cache hit made no deadline: ask whether the client left without making a signal.
-      () => (caller.call.signalMade || caller.gone() ? caller.call.signal : undefined),
+      () => caller.call.settledSignal(caller.gone),
     );
     return toolResult(result.data);
   } catch (error) {
