@@ -381,6 +381,52 @@ describe('the endpoint', () => {
     await client.close();
     expect(await balance(key)).toBe(1);
   });
+
+  it('answers 2025-era requests in JSON, not an SSE stream, and charges the call once', async () => {
+    const key = await createKey(5);
+    const post = (body: object, version?: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(version ? { 'mcp-protocol-version': version } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1.0.0' },
+      },
+    });
+    expect(init.status).toBe(200);
+    expect(init.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(init.headers.get('mcp-session-id')).toBeNull(); // stateless
+    expect(await init.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, '2025-11-25');
+    expect(notified.status).toBe(202);
+    const call = await post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'get_transcript', arguments: { video: VIDEO } },
+      },
+      '2025-11-25',
+    );
+    expect(call.status).toBe(200);
+    expect(call.headers.get('content-type')).toMatch(/^application\/json/);
+    const answer = (await call.json()) as { id: number; result: Record<string, unknown> };
+    expect(answer.id).toBe(2);
+    expect(structured(answer.result)).toMatchObject({ video_id: VIDEO, has_more: false });
+    expect(await adminBalance(key)).toBe(4);
+  });
 });
 
 describe('get_transcript translate_to', () => {

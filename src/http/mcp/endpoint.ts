@@ -1,7 +1,7 @@
 /**
  * The `/mcp` endpoint: Streamable HTTP, stateless, served by the official MCP SDK's
- * `createMcpHandler` (the 2026-07-28 per-request protocol, and the 2025-era protocols through
- * its stateless fallback). In front of it: `Origin` validation (the Hono adapter's middleware:
+ * `createMcpHandler` (the 2026-07-28 per-request protocol) and, for 2025-era requests, the SDK's
+ * stateless Streamable HTTP transport answering in JSON (see {@link serveLegacy}). In front of it: `Origin` validation (the Hono adapter's middleware:
  * a browser origin other than the server's own is refused with 403) and the API key (Bearer or
  * `X-API-Key`, through the same AuthGuard as REST; a missing or invalid key is 401 with a
  * `WWW-Authenticate` challenge naming the RFC 9728 document). Only `tools/call` costs anything or
@@ -12,8 +12,10 @@ import { originValidation } from '@modelcontextprotocol/hono';
 import {
   type AuthInfo,
   createMcpHandler,
+  isLegacyRequest,
   McpServer,
   type McpServerFactory,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Hono } from 'hono';
 import { ApiError, isApiError, toEnvelope } from '../../errors.ts';
@@ -107,6 +109,36 @@ function quietly<T>(logger: Logger, build: () => T): T {
   }
 }
 
+/**
+ * A 2025-era request (`initialize`, and the calls of a client that negotiated 2025-06-18 or
+ * 2025-11-25), served the way the SDK's own stateless fallback serves it (a fresh server on a
+ * fresh `WebStandardStreamableHTTPServerTransport` without sessions, closed after the answer), but
+ * answering in JSON like the modern leg: the fallback always opens an SSE stream, which costs a
+ * stream per call (about 1.7× the time of a JSON answer) for the one message a call sends. The
+ * SDK documents this composition: `isLegacyRequest` in front of a `legacy: 'reject'` handler.
+ */
+async function serveLegacy(
+  request: Request,
+  server: McpServer,
+  authInfo: AuthInfo,
+  parsedBody: unknown,
+  maxRequestBodySize: number,
+): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize,
+  });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, { authInfo, parsedBody });
+  } finally {
+    // A JSON answer is complete when it is returned: nothing of the exchange is left to stream.
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  }
+}
+
 /** Mounts `/mcp` on the app. */
 export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): void {
   const { services, settings } = deps;
@@ -118,7 +150,11 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): vo
   const handler = quietly(logger, () =>
     // JSON answers: a tool call has exactly one message to send (no progress or log
     // notifications), and a JSON body costs the SDK far less than an SSE stream per call.
-    createMcpHandler(factory, { maxRequestBodySize: settings.limits.maxBodyBytes, responseMode: 'json' }),
+    createMcpHandler(factory, {
+      legacy: 'reject', // served by serveLegacy
+      maxRequestBodySize: settings.limits.maxBodyBytes,
+      responseMode: 'json',
+    }),
   );
 
   app.all(MCP_PATH, async (c) => {
@@ -155,6 +191,10 @@ export function mountMcp(app: Hono<AppEnv>, deps: MountDeps, logger: Logger): vo
     if (invalid) return c.json(invalid, 200);
     const tool = calledTool(body.parsedBody);
     if (tool !== undefined) authInfo.extra = { caller, tool };
+    if (await isLegacyRequest(c.req.raw, body.parsedBody)) {
+      const server = toolServer(services, caller, tool);
+      return serveLegacy(c.req.raw, server, authInfo, body.parsedBody, settings.limits.maxBodyBytes);
+    }
     return handler.fetch(c.req.raw, { authInfo, ...body });
   });
 }
