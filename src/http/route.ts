@@ -10,6 +10,7 @@ import type { Operation } from '../core/pricing.ts';
 import { rateLimitApiError, rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
 import { hasScope, type Principal, type Scope } from '../services/accounts.ts';
+import { insufficientCredits } from '../services/billing.ts';
 import type { CacheStatus } from '../services/cache.ts';
 import { deadlineSignal } from '../services/context.ts';
 import { type Auth, presentedKey } from './auth.ts';
@@ -124,7 +125,41 @@ export interface RouteSpec<
   response: Omit<ResponseMeta, 'status' | 'contentTypes'> & { status?: number; contentTypes?: string[] };
   /** The priced operation of a call (for `auth: 'key'` routes). */
   operation?: (input: RouteInput<P, Q, B>) => Operation;
+  /**
+   * The handler may be run first from this instance's memory alone (a keyed route whose work is
+   * reading the cache): when it answers without reaching upstream, the answer is admitted and paid
+   * in one ledger step after it is made ({@link Billing.payReady}), where the ledger can;
+   * otherwise the call is admitted and charged around the handler as usual.
+   */
+  fromMemory?: boolean;
   handle(input: RouteInput<P, Q, B>, ctx: RouteContext): Promise<Reply>;
+}
+
+/** Whether a reply came from the cache (and from which tier): it may then be free. */
+const cacheOf = (reply: Reply): CacheStatus | undefined => ('cache' in reply ? reply.cache : undefined);
+
+/** Thrown by {@link MEMORY_ONLY}'s signal: the handler needs upstream work. */
+class NeedsUpstream extends Error {}
+
+/**
+ * The call of a handler run from memory alone: the cache asks for the call's signal only when it
+ * has something to wait for (an L1 miss), and upstream work always does, so asking for it means
+ * the answer is not in memory. The throw comes before any load starts.
+ */
+const MEMORY_ONLY = new LazyCall(() => {
+  throw new NeedsUpstream('not in memory');
+});
+
+/**
+ * The handler's reply when it made one from memory alone, else undefined: it needed upstream, or
+ * it failed (the usual path runs it again, admitted and charged as always, and answers the same).
+ */
+async function answerFromMemory(run: () => Promise<Reply>): Promise<Reply | undefined> {
+  try {
+    return await run();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A mountable route. */
@@ -181,7 +216,7 @@ export function defineRoute<
   Q extends AnySchema | undefined = undefined,
   B extends AnySchema | undefined = undefined,
 >(spec: RouteSpec<P, Q, B>): Route {
-  const { params, query, body, operation: _op, handle: _h, ...rest } = spec;
+  const { params, query, body, operation: _op, handle: _h, fromMemory: _m, ...rest } = spec;
   const meta: RouteMeta = {
     ...rest,
     ...(params ? { params } : {}),
@@ -224,23 +259,46 @@ export function defineRoute<
 
         // Keyed: the rate-limit headers go on every answer from here on, the refusal included.
         const op = spec.operation?.(input) ?? 'account';
-        const decision = await services.billing.admit(principal, { op, reservationId });
-        const headers = rateLimitHeaders(decision, principal.plan.rules);
-        let reply: Reply;
-        let charged: number;
-        try {
-          if (!decision.allowed) throw rateLimitApiError(decision, principal.plan.rules);
-          ({ result: reply, charged } = await services.billing.charge(
-            principal,
-            op,
-            reservationId,
-            () => spec.handle(input, ctx),
-            (r) => ('cache' in r ? r.cache : undefined),
-            () => call.settledSignal(() => clientGone(c)),
-          ));
-        } catch (error) {
-          for (const [name, value] of Object.entries(headers)) c.header(name, value);
-          throw error;
+        const rules = principal.plan.rules;
+        let reply: Reply | undefined;
+        let charged = 0;
+        let headers: Record<string, string>;
+        if (spec.fromMemory && services.billing.paysReadyAnswers) {
+          reply = await answerFromMemory(() =>
+            spec.handle(
+              input,
+              new RouteCallContext(principal, MEMORY_ONLY, reservationId, address, c, settings),
+            ),
+          );
+          // A client gone meanwhile is not charged: the usual path settles that.
+          if (reply && clientGone(c)) reply = undefined;
+        }
+        if (reply) {
+          const payment = await services.billing.payReady(principal, op, reservationId, cacheOf(reply));
+          headers = rateLimitHeaders(payment.decision, rules);
+          if (!payment.decision.allowed || !payment.paid) {
+            for (const [name, value] of Object.entries(headers)) c.header(name, value);
+            if (!payment.decision.allowed) throw rateLimitApiError(payment.decision, rules);
+            throw insufficientCredits(payment.price, payment.balance);
+          }
+          charged = payment.charged;
+        } else {
+          const decision = await services.billing.admit(principal, { op, reservationId });
+          headers = rateLimitHeaders(decision, rules);
+          try {
+            if (!decision.allowed) throw rateLimitApiError(decision, rules);
+            ({ result: reply, charged } = await services.billing.charge(
+              principal,
+              op,
+              reservationId,
+              () => spec.handle(input, ctx),
+              cacheOf,
+              () => call.settledSignal(() => clientGone(c)),
+            ));
+          } catch (error) {
+            for (const [name, value] of Object.entries(headers)) c.header(name, value);
+            throw error;
+          }
         }
         const own = 'json' in reply ? (reply.charged ?? 0) : 0;
         headers['X-Credits-To-Deduct'] = String(charged + own);

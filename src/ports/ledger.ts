@@ -63,6 +63,26 @@ export interface AdmitResult {
   reserved?: ReserveResult;
 }
 
+/** A payment made together with an admission ({@link Ledger.admitPaid}). */
+export interface AdmitPayment {
+  account: string;
+  /** The operation's price: the balance must hold it, as a reservation of it would need. */
+  price: number;
+  /** What moves from the balance to spent: the price, or 0 for an answer that is free. */
+  cost: number;
+  /** Names the payment: a repeat, and {@link Ledger.voidPayment}, refer to it. */
+  paymentId: string;
+  /** The request metered with it, with `cost` credits. */
+  usage: UsageTag;
+}
+
+/** The outcome of a {@link Ledger.admitPaid}. */
+export interface AdmitPaidResult {
+  decision: RateDecision;
+  /** The payment's outcome; absent when the hit was refused (nothing was paid then). */
+  paid?: ReserveResult;
+}
+
 /** What a commit is recorded as, for usage metering ({@link Ledger.usage}). */
 export interface UsageTag {
   /** The priced operation (`transcript`, `search`, …). */
@@ -164,6 +184,25 @@ export interface Ledger {
    * as `hit(bucket, rules)` followed, when allowed, by `reserve(...)`.
    */
   admit?(bucket: string, rules: readonly RateRule[], reservation: AdmitReservation): Promise<AdmitResult>;
+
+  /**
+   * Optional, with {@link Ledger.voidPayment}: admission and payment in one step, for an answer
+   * already made (from memory, with nothing upstream to pay for in advance). Counts the hit as
+   * {@link Ledger.hit} does; only when it is allowed and the balance holds `price`, moves `cost`
+   * from the balance to spent and meters the request with `cost` credits ({@link Ledger.usage}),
+   * as a reservation committed at once would. MUST be idempotent per `paymentId` for at least a
+   * minute: a repeat answers the first outcome and changes nothing.
+   */
+  admitPaid?(bucket: string, rules: readonly RateRule[], payment: AdmitPayment): Promise<AdmitPaidResult>;
+
+  /**
+   * Optional, with {@link Ledger.admitPaid}: undoes a payment whose outcome its caller never
+   * learned (the call failed: the reply may have been lost after it took effect). A payment that
+   * took effect gives its cost back and its metering; one that did not is made void, so that a
+   * late repeat of it (a command a driver sends again after reconnecting) pays nothing. MUST be
+   * idempotent; throws while the ledger is unreachable (the caller tries again).
+   */
+  voidPayment?(payment: AdmitPayment): Promise<void>;
 
   /**
    * Optional: tells every instance sharing this ledger (this one included) about a change that

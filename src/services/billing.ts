@@ -1,11 +1,13 @@
 /**
  * Charging and rate limiting, shared by REST, MCP and batch: admit the call against the plan's
- * rules, reserve its price before the work, commit on success, release on anything else.
+ * rules, reserve its price before the work, commit on success, release on anything else. An
+ * answer made from memory alone (nothing upstream ran) is admitted and paid in one step after it
+ * is made ({@link Billing.payReady}), where the ledger can.
  * @module
  */
 import { type BillingSettings, chargeFor, type Operation, type Pricing } from '../core/pricing.ts';
 import { ApiError } from '../errors.ts';
-import type { Ledger, RateDecision, ReserveResult } from '../ports/ledger.ts';
+import type { AdmitPaidResult, AdmitPayment, Ledger, RateDecision, ReserveResult } from '../ports/ledger.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Principal } from './accounts.ts';
 import type { CacheStatus } from './cache.ts';
@@ -23,6 +25,8 @@ export interface BillingDeps {
    * connection dropped with the answer in flight). Default {@link COMMIT_RETRY_DELAYS_MS}.
    */
   commitRetryDelaysMs?: readonly number[];
+  /** Pauses between attempts to void a payment whose outcome was lost. Default {@link VOID_RETRY_DELAYS_MS}. */
+  voidRetryDelaysMs?: readonly number[];
   /** Hears the credits each commit charges and every ledger call that fails. */
   metrics?: Pick<Metrics, 'credits' | 'storageError'>;
 }
@@ -40,6 +44,35 @@ export interface ChargeRecord {
  * still far inside a reservation's lifetime, so a retry cannot race the reconciler.
  */
 export const COMMIT_RETRY_DELAYS_MS: readonly number[] = [50, 150, 300, 500, 1000, 1500, 2000];
+
+/**
+ * Pauses between attempts to void a payment whose outcome was lost ({@link Billing.payReady}):
+ * about 31 s in all, inside the minute a ledger keeps payments (a void must find its payment).
+ */
+export const VOID_RETRY_DELAYS_MS: readonly number[] = [200, 500, 1000, 2000, 4000, 8000, 15000];
+
+/** The 402 of a call whose price the balance does not hold. */
+export function insufficientCredits(price: number, balance: number): ApiError {
+  return new ApiError(
+    'insufficient_credits',
+    `This call costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${balance}.`,
+    { details: { required: price, balance } },
+  );
+}
+
+/** What {@link Billing.payReady} decided. */
+export interface ReadyPayment {
+  /** The rate-limit decision: the call is refused when `allowed` is false. */
+  decision: RateDecision;
+  /** False when the balance does not hold the price (the call is refused with 402 then). */
+  paid: boolean;
+  /** The operation's price, which the balance had to hold. */
+  price: number;
+  /** The balance after the payment (or, when not paid, the balance that fell short). */
+  balance: number;
+  /** The credits charged (0 when refused, or for a free answer). */
+  charged: number;
+}
 
 /** A ledger failure: the call cannot be accounted for, so it is refused before any work. */
 function storageDown(error: unknown): ApiError {
@@ -107,13 +140,7 @@ export class Billing {
     let reserved = this.admitted.get(reservationId);
     this.admitted.delete(reservationId);
     if (!reserved) reserved = await this.reserve(accountId, price, reservationId);
-    if (!reserved.ok) {
-      throw new ApiError(
-        'insufficient_credits',
-        `This call costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${reserved.balance}.`,
-        { details: { required: price, balance: reserved.balance } },
-      );
-    }
+    if (!reserved.ok) throw insufficientCredits(price, reserved.balance);
   }
 
   private async reserve(accountId: string, price: number, reservationId: string): Promise<ReserveResult> {
@@ -165,6 +192,72 @@ export class Billing {
     else if (price > 0) await this.release(reservationId, op);
     else await this.meter(principal.accountId, op);
     return { result, charged };
+  }
+
+  /** Whether the ledger can admit and pay in one step ({@link Billing.payReady}). */
+  get paysReadyAnswers(): boolean {
+    return this.deps.ledger.admitPaid !== undefined && this.deps.ledger.voidPayment !== undefined;
+  }
+
+  /**
+   * Admits and pays for an answer already made, in one ledger step (only when
+   * {@link paysReadyAnswers}): the hit against the plan's rules and, when allowed and the balance
+   * holds the operation's price, the credits the answer costs (the price, or nothing for a free
+   * cache hit), metered like a commit. Refusals are returned, not thrown: the caller answers 429
+   * or 402 with the decision's headers. A failure throws `storage_unavailable`, and the payment,
+   * which may have taken effect with its reply lost, is voided in the background (retried while
+   * the ledger is away), so the refused call costs nothing.
+   */
+  async payReady(
+    principal: Principal,
+    op: Operation,
+    paymentId: string,
+    cacheStatus: CacheStatus | undefined,
+  ): Promise<ReadyPayment> {
+    const payment: AdmitPayment = {
+      account: principal.accountId,
+      price: this.deps.pricing[op],
+      cost: this.chargeOf(op, cacheStatus),
+      paymentId,
+      usage: { operation: op },
+    };
+    let outcome: AdmitPaidResult;
+    try {
+      outcome = await this.deps.ledger.admitPaid!(
+        `acct:${principal.accountId}`,
+        principal.plan.rules,
+        payment,
+      );
+    } catch (error) {
+      this.deps.metrics?.storageError('ledger');
+      void this.voidPayment(payment);
+      throw storageDown(error);
+    }
+    const { decision, paid } = outcome;
+    const charged = paid?.ok ? payment.cost : 0;
+    if (charged > 0) this.deps.metrics?.credits(op, charged);
+    return { decision, paid: paid?.ok ?? false, price: payment.price, balance: paid?.balance ?? 0, charged };
+  }
+
+  /** Voids `payment`, trying again while the ledger is away (see {@link payReady}). */
+  private async voidPayment(payment: AdmitPayment): Promise<void> {
+    const delays = this.deps.voidRetryDelaysMs ?? VOID_RETRY_DELAYS_MS;
+    for (let attempt = 0; attempt <= delays.length; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, attempt === 0 ? 0 : delays[attempt - 1]));
+      try {
+        await this.deps.ledger.voidPayment!(payment);
+        return;
+      } catch (error) {
+        this.deps.metrics?.storageError('ledger');
+        if (attempt === delays.length) {
+          this.deps.logger.log('error', 'a failed call may have been paid: its payment could not be voided', {
+            payment: payment.paymentId,
+            account: payment.account,
+            error: String(error),
+          });
+        }
+      }
+    }
   }
 
   /**

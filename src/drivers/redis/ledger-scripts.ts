@@ -177,6 +177,72 @@ for i = 1, n do out[i + 2] = counts[i] end
 return out
 `;
 
+/**
+ * A hit and, when allowed, a payment, in one step (an answer already made, paid at once: no
+ * hold). KEYS: one hash per rule, then account, the payments hash of the time slice, the account's
+ * and every account's usage hash of the day. ARGV: now, per rule: limit, length; then payment id,
+ * price (the balance must hold it), cost (what is spent), operation, usage lifetime, payments hash
+ * lifetime (ms). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
+ * `1|balance after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and
+ * so does a payment made void first (`void`).
+ */
+export const ADMIT_PAID: string = `${NOW}${HIT_FN}${METER_FN}
+local n = #KEYS - 4
+local a = 2 * n + 2
+local payments, id = KEYS[n + 2], ARGV[a]
+local seen = redis.call('HGET', payments, id)
+if seen then return seen end
+local allowed, counts = hit(n, now)
+local paid = ''
+if allowed then
+  local price, cost = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local balance = tonumber(redis.call('HGET', KEYS[n + 1], 'balance') or '0')
+  if balance < price then
+    paid = '0|' .. balance
+  else
+    if cost > 0 then
+      redis.call('HINCRBY', KEYS[n + 1], 'balance', 0 - cost)
+      redis.call('HINCRBY', KEYS[n + 1], 'spent', cost)
+    end
+    meter(n + 3, ARGV[a + 3], cost, ARGV[a + 4])
+    paid = '1|' .. (balance - cost) .. '|' .. cost
+  end
+end
+local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
+redis.call('HSET', payments, id, reply)
+if redis.call('PTTL', payments) < 0 then redis.call('PEXPIRE', payments, ARGV[a + 5]) end
+return reply
+`;
+
+/**
+ * Voids a payment of {@link ADMIT_PAID}: one that took effect gives its cost back and its
+ * metering; one that never ran is marked void (a late repeat then pays nothing). KEYS: account,
+ * the payments hash, the account's and every account's usage hash of the payment's day. ARGV:
+ * payment id, operation, payments hash lifetime (ms). Returns 1.
+ */
+export const VOID_PAID: string = `
+local seen = redis.call('HGET', KEYS[2], ARGV[1])
+if seen == 'void' then return 1 end
+if seen then
+  local cost = string.match(seen, '^[^;]*;1|[^|]*|(%d+);')
+  if cost then
+    cost = tonumber(cost)
+    if cost > 0 then
+      redis.call('HINCRBY', KEYS[1], 'balance', cost)
+      redis.call('HINCRBY', KEYS[1], 'spent', 0 - cost)
+    end
+    for i = 3, 4 do
+      redis.call('HINCRBY', KEYS[i], 'requests', -1)
+      redis.call('HINCRBY', KEYS[i], 'credits', 0 - cost)
+      redis.call('HINCRBY', KEYS[i], 'op:' .. ARGV[2], -1)
+    end
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[1], 'void')
+if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+return 1
+`;
+
 /** KEYS: the key. ARGV: now, ttlMs. 1 for the first caller within the lifetime. */
 export const CONSUME_ONCE: string = `${NOW}
 local expiry = tonumber(redis.call('GET', KEYS[1]) or '0')

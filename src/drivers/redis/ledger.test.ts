@@ -1,6 +1,9 @@
-import { expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ledgerContract } from '../../../test/contracts/ledger.ts';
+import { ManualClock } from '../../../test/fakes/clock.ts';
 import { connect, deleteKeys, describeRedis, uniquePrefix } from '../../../test/helpers/redis.ts';
+import type { Ledger } from '../../ports/ledger.ts';
 import { createRedisLedger } from './ledger.ts';
 
 describeRedis('Redis ledger', () => {
@@ -48,5 +51,114 @@ describeRedis('Redis ledger: what a charged call leaves in Redis', () => {
       await deleteKeys(client, prefix);
       await client.quit();
     }
+  });
+});
+
+describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', () => {
+  const rules = [{ limit: 3, window: 60 }];
+  const day = '2026-03-01';
+  const transcript = { operation: 'transcript' };
+  const payment = (paymentId: string, price = 2, cost = price) => ({
+    account: 'a',
+    price,
+    cost,
+    paymentId,
+    usage: transcript,
+  });
+  let client: Redis;
+  let prefix: string;
+  let clock: ManualClock;
+  let ledger: Ledger;
+  beforeEach(async () => {
+    client = await connect();
+    prefix = uniquePrefix('ledger-paid');
+    clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    ledger = createRedisLedger({ client, prefix, clock });
+    await ledger.grant('a', 10, 'g');
+  });
+  afterEach(async () => {
+    await deleteKeys(client, prefix);
+    await client.quit();
+  });
+
+  it('pays and meters in one step; a repeat answers the first outcome and changes nothing', async () => {
+    const first = await ledger.admitPaid!('acct:a', rules, payment('p1'));
+    expect(first.decision.allowed).toBe(true);
+    expect(first.decision.rules[0]).toMatchObject({ limit: 3, remaining: 2 });
+    expect(first.paid).toEqual({ ok: true, balance: 8 });
+    expect(await ledger.admitPaid!('acct:a', rules, payment('p1'))).toEqual(first);
+    expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+    expect(await ledger.usage!('a', [day])).toEqual([
+      { date: day, requests: 1, credits: 2, by_operation: { transcript: 1 } },
+    ]);
+    // The repeat was not counted as a hit either: two more fit under the limit of 3.
+    expect((await ledger.admitPaid!('acct:a', rules, payment('p2'))).decision.allowed).toBe(true);
+    expect((await ledger.admitPaid!('acct:a', rules, payment('p3'))).decision.allowed).toBe(true);
+    const refused = await ledger.admitPaid!('acct:a', rules, payment('p4'));
+    expect(refused.decision.allowed).toBe(false);
+    expect(refused.paid).toBeUndefined();
+    expect(await ledger.credits('a')).toEqual({ balance: 4, reserved: 0, spent: 6, granted: 10 });
+  });
+
+  it('pays nothing when the balance is short of the price, free answers included (metered with no credits)', async () => {
+    const short = await ledger.admitPaid!('acct:a', rules, payment('big', 11));
+    expect(short.decision.allowed).toBe(true);
+    expect(short.paid).toEqual({ ok: false, balance: 10 });
+    // A free answer (a cache hit that costs nothing) still needs its price in the balance, as the
+    // reservation of the usual path does.
+    expect((await ledger.admitPaid!('acct:a', rules, payment('free-big', 11, 0))).paid).toEqual({
+      ok: false,
+      balance: 10,
+    });
+    expect((await ledger.admitPaid!('acct:a', rules, payment('free', 1, 0))).paid).toEqual({
+      ok: true,
+      balance: 10,
+    });
+    expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    expect(await ledger.usage!('a', [day])).toEqual([
+      { date: day, requests: 1, credits: 0, by_operation: { transcript: 1 } },
+    ]);
+  });
+
+  /** The client, except that its next script call fails without reaching Redis (a link down). */
+  const failingOnce = (real: Redis): Redis => {
+    let failed = false;
+    return new Proxy(real, {
+      get(target, name, receiver) {
+        if (name === 'evalsha' && !failed) {
+          failed = true;
+          return () => Promise.reject(new Error('Connection is closed.'));
+        }
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
+
+  it('voids a payment whose reply was lost: its credits and its metering come back', async () => {
+    // Instance A pays; instance B, on the same keys, fails to learn the outcome of the same payment
+    // (as when a dropped link lost A's reply), and voids it.
+    const b = createRedisLedger({ client: failingOnce(client), prefix, clock });
+    await ledger.admitPaid!('acct:a', rules, payment('lost'));
+    await expect(b.admitPaid!('acct:a', rules, payment('lost'))).rejects.toThrow(/closed/);
+    await b.voidPayment!(payment('lost'));
+    expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    expect(await ledger.usage!('a', [day])).toEqual([
+      { date: day, requests: 0, credits: 0, by_operation: { transcript: 0 } },
+    ]);
+    await b.voidPayment!(payment('lost')); // idempotent
+    expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+  });
+
+  it('voids a payment that never ran: a late repeat of it pays nothing', async () => {
+    ledger = createRedisLedger({ client: failingOnce(client), prefix, clock });
+    await expect(ledger.admitPaid!('acct:a', rules, payment('late'))).rejects.toThrow(/closed/);
+    await ledger.voidPayment!(payment('late'));
+    await expect(ledger.admitPaid!('acct:a', rules, payment('late'))).rejects.toThrow(/voided/);
+    expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    // A payment whose outcome was learned has nothing to void.
+    await ledger.admitPaid!('acct:a', rules, payment('known'));
+    await ledger.voidPayment!(payment('known'));
+    expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
   });
 });

@@ -10,7 +10,8 @@
  *   the hit and reserves in one script); one-time keys and counters are single keys. Every key a
  *   script touches is declared, so it runs on a Redis Cluster.
  * - Round trips: a charged call costs two, admission with reservation (`admit`) and commit (the
- *   instance that reserved remembers the hold's account, so settling needs no lookup first).
+ *   instance that reserved remembers the hold's account, so settling needs no lookup first); an
+ *   answer already made from memory costs one (`admitPaid`: admission and payment, no hold).
  * - Redis work per charged call is kept small: a reservation's repeat is answered from its hold
  *   (no idempotency key per call), a window under way is counted with one HINCRBY, and a day's
  *   usage hash gets its lifetime once.
@@ -27,6 +28,7 @@ import { dayMemo } from '../../core/usage.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type {
   AccountCredits,
+  AdmitPayment,
   Ledger,
   RateDecision,
   RateRule,
@@ -37,6 +39,7 @@ import type {
 import { RedisBroadcast } from './broadcast.ts';
 import {
   ADMIT,
+  ADMIT_PAID,
   CONSUME_ONCE,
   COUNTER,
   GRANT,
@@ -46,6 +49,7 @@ import {
   Script,
   SETTLE,
   TOUCH_KEY,
+  VOID_PAID,
 } from './ledger-scripts.ts';
 
 /** How long a day's usage hash is kept: 100 days (GET /v1/usage reports at most 90). */
@@ -53,6 +57,15 @@ const USAGE_LIFETIME_MS = 100 * 86_400_000;
 
 /** Reservations this instance made and has not settled yet, remembered at most (see `mine`). */
 const REMEMBERED_HOLDS = 100_000;
+
+/**
+ * Payments (`admitPaid`) are remembered per time slice of this length, in one hash per slice
+ * that Redis drops {@link PAYMENTS_LIFETIME_MS} after its first payment: each payment is kept
+ * 50 s at least (the Ledger port asks for a minute of repeats; billing stops retrying long
+ * before). A hash per slice costs one field per payment and no expiry of its own.
+ */
+const PAYMENT_SLICE_MS = 10_000;
+const PAYMENTS_LIFETIME_MS = 60_000;
 
 /** Options of {@link createRedisLedger}. */
 export interface RedisLedgerOptions {
@@ -120,9 +133,32 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     if (mine.size >= REMEMBERED_HOLDS) mine.clear(); // only costs the lookup
     mine.set(reservationId, id);
   };
+  /**
+   * Where each payment made here is kept (its slice's hash) and metered (its day), from the first
+   * attempt on, until its outcome is known: a repeat and a void must use the first attempt's.
+   */
+  const payments = new Map<string, { slice: string; day: string }>();
+  const paymentPlace = (paymentId: string): { slice: string; day: string } => {
+    let place = payments.get(paymentId);
+    if (!place) {
+      const at = options.clock?.now() ?? Date.now();
+      place = { slice: `${credits}:paid:${Math.floor(at / PAYMENT_SLICE_MS)}`, day: dayOf(at) };
+      if (payments.size >= REMEMBERED_HOLDS) payments.clear(); // voids of the forgotten are lost
+      payments.set(paymentId, place);
+    }
+    return place;
+  };
+  const paymentKeys = (payment: AdmitPayment, place: { slice: string; day: string }) => [
+    account(payment.account),
+    place.slice,
+    usageKey(payment.account, place.day),
+    usageKey(undefined, place.day),
+  ];
   const broadcast = new RedisBroadcast(client, `${prefix}broadcast`);
   const scripts = {
     admit: new Script(client, ADMIT),
+    admitPaid: new Script(client, ADMIT_PAID),
+    voidPaid: new Script(client, VOID_PAID),
     reserve: new Script(client, RESERVE),
     settle: new Script(client, SETTLE),
     grant: new Script(client, GRANT),
@@ -239,6 +275,40 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const [ok, balance] = pair(reservation);
       if (ok) remember(reservationId, id);
       return { decision, reserved: { ok, balance } };
+    },
+
+    async admitPaid(bucket, rules, payment) {
+      const place = paymentPlace(payment.paymentId);
+      const keys = [...windowKeys(bucket, rules), ...paymentKeys(payment, place)];
+      const args = [
+        ...ruleArgs(rules),
+        payment.paymentId,
+        payment.price,
+        payment.cost,
+        payment.usage.operation,
+        USAGE_LIFETIME_MS,
+        PAYMENTS_LIFETIME_MS,
+      ];
+      const reply = String(await scripts.admitPaid.run(keys, args));
+      // Only a void (after this call had been given up) leaves `void`: never on a first answer.
+      if (reply === 'void') throw new Error(`payment ${payment.paymentId} was voided`);
+      payments.delete(payment.paymentId);
+      const [at = '0', paid = '', counts = ''] = reply.split(';');
+      const decision = evaluateHit(counts === '' ? [] : counts.split(',').map(Number), rules, Number(at));
+      if (paid === '') return { decision };
+      const [ok, balance] = pair(paid);
+      return { decision, paid: { ok, balance } };
+    },
+
+    async voidPayment(payment) {
+      const place = payments.get(payment.paymentId);
+      if (!place) return; // its outcome was learned: nothing to undo
+      await scripts.voidPaid.run(paymentKeys(payment, place), [
+        payment.paymentId,
+        payment.usage.operation,
+        PAYMENTS_LIFETIME_MS,
+      ]);
+      payments.delete(payment.paymentId);
     },
 
     broadcast: (message) => broadcast.publish(message),

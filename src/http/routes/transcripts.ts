@@ -141,6 +141,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       operation: () => 'transcript',
       response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES, schema: transcriptSchema },
       errors,
+      fromMemory: true,
       handle: (input, ctx) => transcriptReply(services, input.body, ctx),
     }),
     defineRoute({
@@ -156,6 +157,7 @@ export function transcriptRoutes({ services }: RouteDeps): Route[] {
       operation: () => 'transcript',
       response: { description: 'The transcript', contentTypes: TRANSCRIPT_TYPES, schema: transcriptSchema },
       errors,
+      fromMemory: true,
       handle: (input, ctx) => transcriptReply(services, input.query, ctx),
     }),
     defineRoute({
