@@ -28,6 +28,8 @@ export class RedisBroadcast {
   #subscriber: Redis | undefined;
   #live = false;
   #sent = 0;
+  /** The turn the callers of {@link caughtUp} wait for, while one is pending. */
+  #turn: Promise<void> | undefined;
 
   constructor(client: Redis, channel: string) {
     this.#client = client;
@@ -94,7 +96,15 @@ export class RedisBroadcast {
       this.#emit(FORGET_ALL);
       return Promise.resolve();
     }
-    return new Promise(nextTurn);
+    // One turn for every caller of this turn: a turn that ends after the call serves it as well
+    // as one of its own would (a request per call costs a timer per request under load).
+    this.#turn ??= new Promise((resolve) =>
+      nextTurn(() => {
+        this.#turn = undefined;
+        resolve();
+      }),
+    );
+    return this.#turn;
   }
 
   /** Unsubscribes and closes the subscriber connection. */
