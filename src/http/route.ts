@@ -262,7 +262,6 @@ export function defineRoute<
         const rules = principal.plan.rules;
         let reply: Reply | undefined;
         let charged = 0;
-        let headers: Record<string, string>;
         if (spec.fromMemory && services.billing.paysReadyAnswers) {
           reply = await answerFromMemory(() =>
             spec.handle(
@@ -273,19 +272,18 @@ export function defineRoute<
           // A client gone meanwhile is not charged: the usual path settles that.
           if (reply && clientGone(c)) reply = undefined;
         }
-        if (reply) {
-          const payment = await services.billing.payReady(principal, op, reservationId, cacheOf(reply));
-          headers = rateLimitHeaders(payment.decision, rules);
-          if (!payment.decision.allowed || !payment.paid) {
-            for (const [name, value] of Object.entries(headers)) c.header(name, value);
+        // Known once the call is admitted (a storage failure before that has none).
+        let headers: Record<string, string> | undefined;
+        try {
+          if (reply) {
+            const payment = await services.billing.payReady(principal, op, reservationId, cacheOf(reply));
+            headers = rateLimitHeaders(payment.decision, rules);
             if (!payment.decision.allowed) throw rateLimitApiError(payment.decision, rules);
-            throw insufficientCredits(payment.price, payment.balance);
-          }
-          charged = payment.charged;
-        } else {
-          const decision = await services.billing.admit(principal, { op, reservationId });
-          headers = rateLimitHeaders(decision, rules);
-          try {
+            if (!payment.paid) throw insufficientCredits(payment.price, payment.balance);
+            charged = payment.charged;
+          } else {
+            const decision = await services.billing.admit(principal, { op, reservationId });
+            headers = rateLimitHeaders(decision, rules);
             if (!decision.allowed) throw rateLimitApiError(decision, rules);
             ({ result: reply, charged } = await services.billing.charge(
               principal,
@@ -295,10 +293,10 @@ export function defineRoute<
               cacheOf,
               () => call.settledSignal(() => clientGone(c)),
             ));
-          } catch (error) {
-            for (const [name, value] of Object.entries(headers)) c.header(name, value);
-            throw error;
           }
+        } catch (error) {
+          for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
+          throw error;
         }
         const own = 'json' in reply ? (reply.charged ?? 0) : 0;
         headers['X-Credits-To-Deduct'] = String(charged + own);
