@@ -1,8 +1,9 @@
 /**
  * The `/mcp` endpoint: Streamable HTTP, stateless, served by the official MCP SDK's
  * `createMcpHandler` (the 2026-07-28 per-request protocol) and, for 2025-era requests, the SDK's
- * stateless Streamable HTTP transport answering in JSON (see {@link serveLegacy}). In front of it: `Origin` validation (the Hono adapter's middleware:
- * a browser origin other than the server's own is refused with 403) and the API key (Bearer or
+ * stateless Streamable HTTP transport answering in JSON (see {@link serveLegacy}). In front of
+ * it: `Origin` validation when a request carries one (the Hono adapter's middleware: a browser
+ * origin other than the server's own is refused with 403) and the API key (Bearer or
  * `X-API-Key`, through the same AuthGuard as REST; a missing or invalid key is 401 with a
  * `WWW-Authenticate` challenge naming the RFC 9728 document). Only `tools/call` costs anything or
  * counts toward limits (see `call.ts`); `initialize`, the lists and `ping` are free.
