@@ -43,14 +43,15 @@ return reserve(KEYS[1], KEYS[2], KEYS[3], now, ARGV[2], tonumber(ARGV[3]), ARGV[
 /**
  * Usage metering (Lua function): one request of operation `op` and `credits` in the usage hashes
  * KEYS[first] and KEYS[first + 1] (the account's and every account's day), kept `lifetime` ms.
+ * A day's request count is the sum of its `op:` counts (the reader adds them up), so a request
+ * costs two writes per hash. Days metered before this layout also carry a `requests` field.
  */
 const METER_FN: string = `
 local function meter(first, op, credits, lifetime)
   for i = first, first + 1 do
-    -- The day's hash gets its lifetime when its first request makes it.
-    if redis.call('HINCRBY', KEYS[i], 'requests', 1) == 1 then redis.call('PEXPIRE', KEYS[i], lifetime) end
+    -- The hash gets its lifetime with the day's first request of each operation.
+    if redis.call('HINCRBY', KEYS[i], 'op:' .. op, 1) == 1 then redis.call('PEXPIRE', KEYS[i], lifetime) end
     redis.call('HINCRBY', KEYS[i], 'credits', credits)
-    redis.call('HINCRBY', KEYS[i], 'op:' .. op, 1)
   end
 end
 `;
@@ -181,10 +182,12 @@ return out
  * A hit and, when allowed, a payment, in one step (an answer already made, paid at once: no
  * hold). KEYS: one hash per rule, then account, the payments hash of the time slice, the account's
  * and every account's usage hash of the day. ARGV: now, per rule: limit, length; then payment id,
- * price (the balance must hold it), cost (what is spent), operation, usage lifetime, payments hash
- * lifetime (ms). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
+ * price (the balance must hold it), cost (what is spent), operation, usage lifetime, and the
+ * payments hash lifetime (ms) to set now, or 0 (the client sets it once a second per slice, see
+ * `ledger.ts`). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
  * `1|balance after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and
- * so does a payment made void first (`void`).
+ * so does a payment made void first (`void`). A paid answer takes its cost first and gives it
+ * back when the balance did not hold the price: one write instead of a read and a write.
  */
 export const ADMIT_PAID: string = `${NOW}${HIT_FN}${METER_FN}
 local n = #KEYS - 4
@@ -195,22 +198,26 @@ if seen then return seen end
 local allowed, counts = hit(n, now)
 local paid = ''
 if allowed then
-  local price, cost = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  local balance = tonumber(redis.call('HGET', KEYS[n + 1], 'balance') or '0')
+  local kAccount, price, cost = KEYS[n + 1], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local balance
+  if cost > 0 then
+    balance = redis.call('HINCRBY', kAccount, 'balance', 0 - cost) + cost
+    if balance < price then redis.call('HINCRBY', kAccount, 'balance', cost) end
+  else
+    balance = tonumber(redis.call('HGET', kAccount, 'balance') or '0')
+  end
   if balance < price then
     paid = '0|' .. balance
   else
-    if cost > 0 then
-      redis.call('HINCRBY', KEYS[n + 1], 'balance', 0 - cost)
-      redis.call('HINCRBY', KEYS[n + 1], 'spent', cost)
-    end
+    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', cost) end
     meter(n + 3, ARGV[a + 3], cost, ARGV[a + 4])
     paid = '1|' .. (balance - cost) .. '|' .. cost
   end
 end
 local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
 redis.call('HSET', payments, id, reply)
-if redis.call('PTTL', payments) < 0 then redis.call('PEXPIRE', payments, ARGV[a + 5]) end
+local lifetime = tonumber(ARGV[a + 5])
+if lifetime > 0 then redis.call('PEXPIRE', payments, lifetime) end
 return reply
 `;
 
@@ -232,7 +239,6 @@ if seen then
       redis.call('HINCRBY', KEYS[1], 'spent', 0 - cost)
     end
     for i = 3, 4 do
-      redis.call('HINCRBY', KEYS[i], 'requests', -1)
       redis.call('HINCRBY', KEYS[i], 'credits', 0 - cost)
       redis.call('HINCRBY', KEYS[i], 'op:' .. ARGV[2], -1)
     end

@@ -120,6 +120,34 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     ]);
   });
 
+  it("gives each slice's payments hash its lifetime once a second, so a hash made anew mid-slice gets one", async () => {
+    const slice = `{${prefix}c}:paid:${Math.floor(clock.now() / 10_000)}`;
+    await ledger.admitPaid!('acct:a', rules, payment('t1', 1));
+    expect(await client.pttl(slice)).toBeGreaterThan(50_000);
+    // Redis lost the hash (a restart without persistence); the same second's next payment makes
+    // it again without a lifetime, and the first payment of the next second gives it one.
+    await client.del(slice);
+    await ledger.admitPaid!('acct:a', rules, payment('t2', 1));
+    expect(await client.pttl(slice)).toBe(-1);
+    clock.advance(1_000);
+    await ledger.admitPaid!('acct:a', rules, payment('t3', 1));
+    expect(await client.pttl(slice)).toBeGreaterThan(50_000);
+    expect(await ledger.credits('a')).toEqual({ balance: 7, reserved: 0, spent: 3, granted: 10 });
+  });
+
+  it('reads a day metered in the older layout (with a requests field) the same', async () => {
+    await client.hset(`{${prefix}c}:use:a:${day}`, {
+      requests: 3,
+      credits: 4,
+      'op:transcript': 2,
+      'op:search': 1,
+    });
+    await ledger.admitPaid!('acct:a', rules, payment('new'));
+    expect(await ledger.usage!('a', [day])).toEqual([
+      { date: day, requests: 4, credits: 6, by_operation: { transcript: 3, search: 1 } },
+    ]);
+  });
+
   /** The client, except that its next script call fails without reaching Redis (a link down). */
   const failingOnce = (real: Redis): Redis => {
     let failed = false;

@@ -60,9 +60,10 @@ const REMEMBERED_HOLDS = 100_000;
 
 /**
  * Payments (`admitPaid`) are remembered per time slice of this length, in one hash per slice
- * that Redis drops {@link PAYMENTS_LIFETIME_MS} after its first payment: each payment is kept
- * 50 s at least (the Ledger port asks for a minute of repeats; billing stops retrying long
- * before). A hash per slice costs one field per payment and no expiry of its own.
+ * that Redis drops {@link PAYMENTS_LIFETIME_MS} after the last second in which it was paid into
+ * (see `paymentsLifetime`): each payment is kept 50 s at least (the Ledger port asks for a
+ * minute of repeats; billing stops retrying long before). A hash per slice costs one field per
+ * payment and no expiry of its own.
  */
 const PAYMENT_SLICE_MS = 10_000;
 const PAYMENTS_LIFETIME_MS = 60_000;
@@ -105,16 +106,17 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     dates.forEach((date, i) => {
       const [error, hash] = replies[i] ?? [null, {}];
       if (error) throw error;
-      const fields = hash as Record<string, string>;
-      if (!fields.requests) return;
-      const day: UsageDayRecord = {
-        date,
-        requests: Number(fields.requests),
-        credits: Number(fields.credits ?? 0),
-        by_operation: {},
-      };
-      for (const [name, value] of Object.entries(fields)) {
-        if (name.startsWith('op:')) day.by_operation[name.slice(3)] = Number(value);
+      const fields = Object.entries(hash as Record<string, string>);
+      if (fields.length === 0) return;
+      // The day's requests are the sum of its operations' counts (see METER_FN; an older
+      // `requests` field holds the same sum).
+      const day: UsageDayRecord = { date, requests: 0, credits: 0, by_operation: {} };
+      for (const [name, value] of fields) {
+        if (name === 'credits') day.credits = Number(value);
+        else if (name.startsWith('op:')) {
+          day.by_operation[name.slice(3)] = Number(value);
+          day.requests += Number(value);
+        }
       }
       out.push(day);
     });
@@ -147,6 +149,19 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       payments.set(paymentId, place);
     }
     return place;
+  };
+  /**
+   * The lifetime for `admitPaid` to give a slice's payments hash: {@link PAYMENTS_LIFETIME_MS}
+   * on this instance's first payment in each second, else 0 (none: the script skips a TTL check
+   * per call). Every instance sets it, and sets it again each second, so a hash that Redis lost
+   * and made anew mid-slice gets one within a second.
+   */
+  let lifetimeSetFor = '';
+  const paymentsLifetime = (slice: string): number => {
+    const second = `${slice}@${Math.floor((options.clock?.now() ?? Date.now()) / 1000)}`;
+    if (second === lifetimeSetFor) return 0;
+    lifetimeSetFor = second;
+    return PAYMENTS_LIFETIME_MS;
   };
   const paymentKeys = (payment: AdmitPayment, place: { slice: string; day: string }) => [
     account(payment.account),
@@ -287,7 +302,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
         payment.cost,
         payment.usage.operation,
         USAGE_LIFETIME_MS,
-        PAYMENTS_LIFETIME_MS,
+        paymentsLifetime(place.slice),
       ];
       const reply = String(await scripts.admitPaid.run(keys, args));
       // Only a void (after this call had been given up) leaves `void`: never on a first answer.
