@@ -82,23 +82,31 @@ export function benchGrowth(variants: readonly (readonly [TranscriptFormat, bool
 /**
  * What the machine itself gives for 1 h against 10 h, no goal: creating the result string of
  * a `text` body (51 KiB against 513 KiB: past 128 KiB V8 allocates a large object, about ten
- * times dearer per byte) and merely reading every segment text (10 h no longer fits in the
- * CPU caches).
+ * times dearer per byte), merely reading every word's times (10 h no longer fits in the CPU
+ * caches), and the word-level segments body of the 1 h document's own segments ten times over
+ * (the renderer's work for 10 h on a document that stays in the caches: where that is about
+ * 10× and the real 10 h is more, the difference is the memory a larger document occupies).
  */
 function printReference(short: TranscriptDoc, long: TranscriptDoc): void {
   const decoder = new TextDecoder();
   const small = new Uint8Array(51 * 1024).fill(0x61);
   const large = new Uint8Array(513 * 1024).fill(0x61);
-  const read = (doc: TranscriptDoc): string => {
+  const readTimes = (doc: TranscriptDoc): string => {
     let sum = 0;
-    for (const segment of doc.segments)
-      for (let i = 0; i < segment.text.length; i++) sum += segment.text.charCodeAt(i);
+    for (const segment of doc.segments) for (const word of segment.words ?? []) sum += word.start + word.end;
     return String(sum);
   };
+  const repeated: TranscriptDoc = {
+    ...short,
+    segments: Array.from({ length: 10 }, () => short.segments).flat(),
+  };
+  const wordLevel = (doc: TranscriptDoc) => () =>
+    lastByte(renderTranscriptBytes(doc, 'segments', { wordLevel: true }).body);
   const rows: string[][] = [['reference (no goal)', '1 h ms', '10 h ms', '10 h / 1 h']];
   for (const [name, a, b] of [
     ['one string from 51 / 513 KiB', () => decoder.decode(small), () => decoder.decode(large)],
-    ['read every segment text', () => read(short), () => read(long)],
+    ["read every word's times", () => readTimes(short), () => readTimes(long)],
+    ['segments wordLevel, 1 h doc ×10', wordLevel(short), wordLevel(repeated)],
   ] as const) {
     const oneHour = cpuTime(a, 100).medianMs;
     const tenHours = cpuTime(b, 150).medianMs;
