@@ -12,7 +12,8 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRunningServer, serve } from '../../adapters/node/index.ts';
-import { silentLogger } from '../../src/drivers/system.ts';
+import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
+import { silentLogger, systemClock } from '../../src/drivers/system.ts';
 import { ApiError } from '../../src/errors.ts';
 import { CHANNEL, FakeUpstream, json3, PLAYLIST, VIDEO } from '../fakes/upstream.ts';
 
@@ -451,5 +452,58 @@ describe('get_transcript translate_to', () => {
     expect(errorText(await call({ video: VIDEO, translate_to: 'ja' }))).toMatch(/translation_unavailable/);
     expect(await balance(key)).toBe(8);
     await client.close();
+  });
+});
+
+describe('ledger steps of a tool call', () => {
+  it('admits and reserves a priced call in one ledger step, then commits it; a free page costs one hit', async () => {
+    const steps: string[] = [];
+    const counted = new Set(['hit', 'admit', 'reserve', 'commit', 'release']);
+    const inner = createEmbeddedLedger({ clock: systemClock });
+    const ledger = new Proxy(inner, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function' || !counted.has(String(name))) return value;
+        return (...args: unknown[]) => {
+          steps.push(String(name));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const server = await serve({
+      port: 0,
+      app: {
+        adminToken: ADMIN,
+        logger: silentLogger,
+        upstream,
+        ledger,
+        limits: { reconcileIntervalMs: 0 },
+        plans: { bulk: [{ limit: 1000, window: 1 }] },
+      },
+    });
+    const shared = base;
+    base = server.url;
+    try {
+      const key = await createKey(10);
+      const client = await connect('v2', key, '2026-07-28');
+      steps.length = 0;
+      const first = structured(
+        await client.callTool({ name: 'get_transcript', arguments: { video: LONG, max_chars: 5000 } }),
+      );
+      expect(steps).toEqual(['admit', 'commit']);
+      steps.length = 0;
+      structured(
+        await client.callTool({
+          name: 'get_transcript',
+          arguments: { video: LONG, max_chars: 5000, cursor: first.next_cursor },
+        }),
+      );
+      expect(steps).toEqual(['hit']);
+      expect(await adminBalance(key)).toBe(9);
+      await client.close();
+    } finally {
+      base = shared;
+      await server.close();
+    }
   });
 });

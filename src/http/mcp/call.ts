@@ -1,9 +1,10 @@
 /**
- * One MCP tool call through the same pipeline as a REST call: scope check, rate limits and daily
- * cap (`admit`), then reserve → work → commit (`charge`) for the priced operation. Success is a
- * result with `structuredContent` and the same data as a JSON text block; every failure
- * (`ApiError`: unavailable video, no captions, 402, 429, upstream blocked…) is an `isError`
- * result naming the code and whether to retry, and is free.
+ * One MCP tool call through the same pipeline as a REST call: scope check, the tool's charge
+ * worked out from its arguments, rate limits and daily cap fused with the reservation of a priced
+ * operation (`admit`), then work → commit (`charge`). Success is a result with
+ * `structuredContent` and the same data as a JSON text block; every failure (`ApiError`:
+ * unavailable video, no captions, 402, 429, upstream blocked…) is an `isError` result naming the
+ * code and whether to retry, and is free.
  * @module
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -78,9 +79,12 @@ export async function runTool(
     if (!hasScope(principal.scopes, scope)) {
       throw new ApiError('insufficient_scope', `This key lacks the ${scope} scope this tool needs.`);
     }
-    const decision = await services.billing.admit(principal);
-    if (!decision.allowed) throw rateLimitApiError(decision, principal.plan.rules);
+    // The charge is known before admission (its arguments checked first, as REST validates its
+    // input first), so a priced call is admitted and reserved in one ledger step.
     const how = typeof charge === 'function' ? await charge() : charge;
+    const next = how === 'free' ? undefined : { op: how.operation, reservationId: caller.requestId };
+    const decision = await services.billing.admit(principal, next);
+    if (!decision.allowed) throw rateLimitApiError(decision, principal.plan.rules);
     if (how === 'free') return toolResult((await work()).data);
     const { result } = await services.billing.charge(
       principal,
