@@ -33,6 +33,7 @@ import type { Segment, TranscriptDoc } from '../transcript.ts';
 import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords } from './json.ts';
 import { endsSentence, SENTENCE_END_WINDOW } from './sentence-ends.ts';
+import { EXPECTED_BYTES_PER_SEGMENT } from './text.ts';
 import { humanTime, toMs } from './time.ts';
 import { Utf8Buffer } from './utf8-buffer.ts';
 import { ChunkedUtf8Writer } from './utf8-chunks.ts';
@@ -87,9 +88,6 @@ function speechEnd(segment: Segment, words: boolean): number {
 function escapeInline(text: string): string {
   return INLINE_TEST.test(text) ? text.replace(INLINE_SPECIAL, '\\$&') : text;
 }
-
-/** Bytes to reserve per segment: ASR segments are a few dozen bytes (the buffer grows past it). */
-const EXPECTED_BYTES_PER_SEGMENT = 48;
 
 /** Where the Markdown writer puts the document, piece by piece, in order. */
 interface MarkdownSink {

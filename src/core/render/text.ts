@@ -9,8 +9,11 @@ import { oneLine } from './inline.ts';
 import { Utf8Buffer } from './utf8-buffer.ts';
 import { ChunkedUtf8Writer } from './utf8-chunks.ts';
 
-/** Bytes to reserve per segment: ASR lines are a few dozen bytes (the buffer grows past it). */
-const EXPECTED_BYTES_PER_SEGMENT = 48;
+/**
+ * Bytes to reserve per segment of flowing text (text, Markdown): ASR lines are a few dozen bytes
+ * (the buffer grows past it).
+ */
+export const EXPECTED_BYTES_PER_SEGMENT = 48;
 
 /**
  * The segment texts joined by `\n`, with a trailing newline (`''` when there are no segments).
