@@ -1,6 +1,6 @@
 /**
- * Batch jobs benchmark, over the fake YouTube of test/helpers/slow-youtube.ts (50 ms per request,
- * so a transcript task waits ~100 ms on it: player, captions):
+ * Batch jobs benchmark, over the fake YouTube of test/helpers/slow-youtube.ts in a process of its
+ * own (50 ms per request, so a transcript task waits ~100 ms on it: player, captions):
  * - ideal vs wall: a 100-task job at concurrency 10 on memory storage, against the ideal
  *   `ceil(100 / 10) × per-task time`, the per-task time being the median of 1-task jobs measured
  *   in the same run (goal: ≤ 1.3);
@@ -16,8 +16,9 @@ import { createBullmqJobQueue } from '../src/drivers/redis/jobs-bullmq.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { AppOptions } from '../src/options.ts';
 import type { JobQueue } from '../src/ports/jobs.ts';
-import { type SlowYouTube, startSlowYouTube, videoIds } from '../test/helpers/slow-youtube.ts';
+import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { printTable } from './measure.ts';
+import { startServer, stopServer } from './server-process.ts';
 import { benchApp, redisAnswers } from './setup.ts';
 
 const LATENCY_MS = 50;
@@ -41,8 +42,13 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 let salts = 0;
 const freshIds = (n: number): string[] => videoIds(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[salts++ % 26]!);
 
+/** Where the fake YouTube answers. */
+interface FakeYouTube {
+  origin: string;
+}
+
 /** A started app over the fake YouTube with a funded key on an unlimited plan. */
-function appWith(youtube: SlowYouTube, options: AppOptions = {}): Promise<{ ts: Tubescribe; key: string }> {
+function appWith(youtube: FakeYouTube, options: AppOptions = {}): Promise<{ ts: Tubescribe; key: string }> {
   return benchApp({ youtube: { origin: youtube.origin }, ...options });
 }
 
@@ -86,7 +92,7 @@ async function runJob(ts: Tubescribe, key: string, n: number, concurrency: numbe
 }
 
 /** 1a: the 100-task job's wall time against the ideal from single tasks. */
-async function idealVsWall(youtube: SlowYouTube): Promise<boolean> {
+async function idealVsWall(youtube: FakeYouTube): Promise<boolean> {
   const { ts, key } = await appWith(youtube);
   await runJob(ts, key, 1, 1); // warm-up: visitor_id, JIT
   await runJob(ts, key, CONCURRENCY, CONCURRENCY);
@@ -122,7 +128,7 @@ async function idealVsWall(youtube: SlowYouTube): Promise<boolean> {
 }
 
 /** 1b: throughput of 2 instances against 1, on Redis storage with BullMQ. */
-async function twoInstances(youtube: SlowYouTube): Promise<boolean> {
+async function twoInstances(youtube: FakeYouTube): Promise<boolean> {
   const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
   console.log('\n### 2 instances vs 1 on Redis + BullMQ\n');
   if (!(await redisAnswers(url))) {
@@ -207,7 +213,7 @@ async function latencies(ts: Tubescribe, key: string, route: string, done?: () =
 }
 
 /** 1c: a cached request's latency alone and while 5 jobs of 100 tasks run. */
-async function interactiveFirst(youtube: SlowYouTube): Promise<boolean> {
+async function interactiveFirst(youtube: FakeYouTube): Promise<boolean> {
   const { ts, key } = await appWith(youtube);
   const route = `/v1/transcripts?video_id=${freshIds(1)[0]}&format=text`;
   await latencies(ts, key, route); // warm: the cache, JIT
@@ -246,13 +252,17 @@ async function interactiveFirst(youtube: SlowYouTube): Promise<boolean> {
 /** Runs the batch benchmark; false when a goal was missed. */
 export async function benchBatch(): Promise<boolean> {
   console.log(`\n## Batch jobs over a fake YouTube answering in ${LATENCY_MS} ms\n`);
-  const youtube = await startSlowYouTube(LATENCY_MS);
+  // In a process of its own: its serving work stays off the event loop whose latency 1c measures.
+  const server = await startServer('fake YouTube', 'node', 'bench/slow-youtube-server.ts', [
+    String(LATENCY_MS),
+  ]);
+  const youtube = { origin: server.url };
   try {
     const a = await idealVsWall(youtube);
     const b = await twoInstances(youtube);
     const c = await interactiveFirst(youtube);
     return a && b && c;
   } finally {
-    await youtube.close();
+    await stopServer(server);
   }
 }

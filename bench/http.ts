@@ -13,13 +13,14 @@
  * Goals (median over the repetitions): ≥ 0.5× bare Hono on memory storage, ≥ 0.4× on Redis, and
  * p99 ≤ 3× Hono's.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { printTable } from './measure.ts';
+import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
 import { redisAnswers } from './setup.ts';
 
 /** What this bench reads of autocannon's result (the package ships no types). */
@@ -36,10 +37,11 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
   headers: Record<string, string>;
 }) => Promise<AutocannonResult>;
 
+/** The servers' script (tubescribe or bare Hono, by its arguments). */
+const SCRIPT = 'bench/http-server.ts';
 const CONNECTIONS = 50;
 const SECONDS = 2;
 const REPETITIONS = 3;
-const BUN = ['-y', 'bun@1.4.5'];
 const ROUTES = {
   segments: '/v1/transcripts?video_id=rCAS2eD-mcw&format=segments',
   srt: '/v1/transcripts?video_id=rCAS2eD-mcw&format=srt',
@@ -49,59 +51,10 @@ const FORMATS = Object.keys(ROUTES) as Format[];
 /** Headers that belong to the connection or the moment, not to the answer. */
 const TRANSIENT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-interface Server {
-  name: string;
-  url: string;
-  key: string;
-  child: ChildProcess;
-}
-
 interface Run {
   rps: number;
   p50: number;
   p99: number;
-}
-
-/** Starts `bench/http-server.ts` with `args` under `runtime`; resolves once it printed its address. */
-function startServer(name: string, runtime: 'node' | 'bun', args: string[]): Promise<Server> {
-  const script = 'bench/http-server.ts';
-  const child =
-    runtime === 'node'
-      ? spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-      : spawn('npx', [...BUN, script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within 120 s`)), 120_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGTERM');
-      reject(new Error(`${error.message}\n${err.slice(-2000)}`));
-    };
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}`)));
-    child.on('error', (error) => fail(error));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      const { url, key } = JSON.parse(line) as { url: string; key: string };
-      resolve({ name, url, key, child });
-    });
-  });
-}
-
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.stdin!.end();
-  server.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-  if (server.child.exitCode === null) server.child.kill('SIGKILL');
 }
 
 const auth = (server: Server): Record<string, string> =>
@@ -218,11 +171,14 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
   const servers: Server[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'tubescribe-bench-http-'));
   try {
-    const memory = await startServer(`tubescribe/${runtime} memory`, runtime, ['tubescribe', 'memory']);
+    const memory = await startServer(`tubescribe/${runtime} memory`, runtime, SCRIPT, [
+      'tubescribe',
+      'memory',
+    ]);
     servers.push(memory);
     const contenders = [{ server: memory, goal: 0.5 }];
     if (redisUrl) {
-      const redis = await startServer(`tubescribe/${runtime} redis`, runtime, [
+      const redis = await startServer(`tubescribe/${runtime} redis`, runtime, SCRIPT, [
         'tubescribe',
         'redis',
         redisUrl,
@@ -233,7 +189,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
     }
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify(await record(memory)));
-    const hono = await startServer(`hono/${runtime}`, runtime, ['hono', answers]);
+    const hono = await startServer(`hono/${runtime}`, runtime, SCRIPT, ['hono', answers]);
     servers.push(hono);
     return await compare(hono, contenders);
   } finally {

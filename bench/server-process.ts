@@ -1,0 +1,66 @@
+/**
+ * A benchmark's server in a process of its own, so that its work never runs on the event loop
+ * being measured: a script started under Node (through tsx) or Bun that prints one JSON line
+ * `{"url", "key"}` once it listens, and stops when its standard input closes.
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/** Bun as the benchmarks run it. */
+export const BUN = ['-y', 'bun@1.4.5'];
+
+/** A started server process. */
+export interface ServerProcess {
+  name: string;
+  url: string;
+  /** The API key it printed ('' when it has none). */
+  key: string;
+  child: ChildProcess;
+}
+
+/** Starts `script` with `args` under `runtime`; resolves once it printed its address. */
+export function startServer(
+  name: string,
+  runtime: 'node' | 'bun',
+  script: string,
+  args: string[] = [],
+): Promise<ServerProcess> {
+  const child =
+    runtime === 'node'
+      ? spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn('npx', [...BUN, script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within 120 s`)), 120_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(new Error(`${error.message}\n${err.slice(-2000)}`));
+    };
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}`)));
+    child.on('error', (error) => fail(error));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const { url, key = '' } = JSON.parse(line) as { url: string; key?: string };
+      resolve({ name, url, key, child });
+    });
+  });
+}
+
+/** Stops a server process: closes its standard input, then SIGTERM, then SIGKILL after 3 s. */
+export async function stopServer(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.stdin!.end();
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+}
