@@ -6,7 +6,7 @@
  * Arguments: `tubescribe <memory|redis> [redisUrl prefix]` starts tubescribe through the runtime's
  * adapter with a funded key and a warm cache; `hono <answersJsonFile>` starts a bare Hono app
  * serving the recorded answers (same bytes, same headers) on the runtime's usual server. Either
- * prints one JSON line `{ "url", "key" }` on stdout once it listens, and stops on SIGTERM or when
+ * prints one JSON line `{ "url", "key", "pid" }` on stdout once it listens, and stops on SIGTERM or when
  * stdin closes.
  */
 import { readFileSync } from 'node:fs';
@@ -102,4 +102,4 @@ process.on('SIGTERM', stop);
 process.stdin.on('end', stop);
 process.stdin.on('close', stop);
 process.stdin.resume();
-process.stdout.write(`${JSON.stringify({ url: server.url, key: server.key })}\n`);
+process.stdout.write(`${JSON.stringify({ url: server.url, key: server.key, pid: process.pid })}\n`);

@@ -14,7 +14,7 @@
  * p99 ≤ 3× Hono's.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ import { redisAnswers } from './setup.ts';
 interface AutocannonResult {
   errors: number;
   non2xx: number;
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
@@ -55,23 +55,57 @@ interface Run {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU µs per request of the server process, and of Redis when the server uses it (NaN: unknown). */
+  serverUs: number;
+  redisUs: number;
+}
+
+/** CPU seconds a process has used (Linux `/proc`; NaN elsewhere, or without its pid). */
+function processCpu(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in 1/100 s
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds Redis has used (INFO), or NaN without a client. */
+async function redisCpu(client: Redis | undefined): Promise<number> {
+  if (!client) return Number.NaN;
+  const info = await client.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 const auth = (server: Server): Record<string, string> =>
   server.key ? { authorization: `Bearer ${server.key}` } : {};
 
-/** One autocannon run against `server`'s `path`; throws on errors or non-2xx answers. */
-async function load(server: Server, path: string, seconds = SECONDS): Promise<Run> {
+/**
+ * One autocannon run against `server`'s `path`, with what it cost the server process and, given
+ * its client, Redis; throws on errors or non-2xx answers.
+ */
+async function load(server: Server, path: string, seconds = SECONDS, redis?: Redis): Promise<Run> {
+  const [serverBefore, redisBefore] = [processCpu(server.pid), await redisCpu(redis)];
   const result = await autocannon({
     url: server.url + path,
     connections: CONNECTIONS,
     duration: seconds,
     headers: auth(server),
   });
+  const [serverAfter, redisAfter] = [processCpu(server.pid), await redisCpu(redis)];
   if (result.errors > 0 || result.non2xx > 0) {
     throw new Error(`${server.name} ${path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const requests = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    serverUs: ((serverAfter - serverBefore) * 1e6) / requests,
+    redisUs: ((redisAfter - redisBefore) * 1e6) / requests,
+  };
 }
 
 /** The answers of `server` for every route (status, headers without transient ones, body). */
@@ -106,9 +140,10 @@ const spread = (xs: readonly number[], digits: number): string => {
  */
 async function compare(
   baseline: Server,
-  contenders: readonly { server: Server; goal: number }[],
+  contenders: readonly { server: Server; goal: number; redis?: Redis }[],
 ): Promise<boolean> {
   const all = [baseline, ...contenders.map((c) => c.server)];
+  const redisOf = new Map(contenders.map((c) => [c.server, c.redis]));
   for (const server of all) for (const format of FORMATS) await load(server, ROUTES[format], 1); // warm-up
   const runs = new Map<string, Run[]>();
   for (let rep = 0; rep < REPETITIONS; rep++) {
@@ -117,13 +152,30 @@ async function compare(
       const order = rep % 2 === 0 ? all : [...all].reverse();
       for (const server of order) {
         const id = `${server.name}|${format}`;
-        runs.set(id, [...(runs.get(id) ?? []), await load(server, ROUTES[format])]);
+        runs.set(id, [
+          ...(runs.get(id) ?? []),
+          await load(server, ROUTES[format], SECONDS, redisOf.get(server)),
+        ]);
       }
     }
   }
   const rows: string[][] = [
-    ['server, format', 'req/s ratio min/med/max', 'p50 ms min/med/max', 'p99 ms min/med/max', 'p99 / Hono'],
+    [
+      'server, format',
+      'req/s ratio min/med/max',
+      'p50 ms min/med/max',
+      'p99 ms min/med/max',
+      'p99 / Hono',
+      'CPU µs/req: server, Redis',
+    ],
   ];
+  /** Median CPU µs per request of the server, and of Redis when known. */
+  const cpu = (rs: readonly Run[]): string => {
+    const server = median(rs.map((r) => r.serverUs));
+    const redis = median(rs.map((r) => r.redisUs));
+    const us = (x: number) => (Number.isNaN(x) ? '?' : x.toFixed(0));
+    return Number.isNaN(redis) ? us(server) : `${us(server)}, ${us(redis)}`;
+  };
   let ok = true;
   for (const format of FORMATS) {
     const base = runs.get(`${baseline.name}|${format}`)!;
@@ -139,6 +191,7 @@ async function compare(
         0,
       ),
       '1',
+      cpu(base),
     ]);
     for (const { server, goal } of contenders) {
       const mine = runs.get(`${server.name}|${format}`)!;
@@ -158,6 +211,7 @@ async function compare(
           0,
         ),
         `${spread(p99Ratios, 1)} (goal ≤ 3)`,
+        cpu(mine),
       ]);
     }
   }
@@ -170,6 +224,8 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
   const prefix = `tsbench-http:${process.pid}:${runtime}:${Date.now().toString(36)}:`;
   const servers: Server[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'tubescribe-bench-http-'));
+  // Reads Redis's CPU time around each run of the Redis-backed server (INFO; nothing is reset).
+  const stats = redisUrl ? new Redis(redisUrl) : undefined;
   try {
     const memory = await startServer(`tubescribe/${runtime} memory`, runtime, SCRIPT, [
       'tubescribe',
@@ -185,7 +241,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
         prefix,
       ]);
       servers.push(redis);
-      contenders.push({ server: redis, goal: 0.4 });
+      contenders.push({ server: redis, goal: 0.4, ...(stats ? { redis: stats } : {}) });
     }
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify(await record(memory)));
@@ -194,6 +250,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
     return await compare(hono, contenders);
   } finally {
     await Promise.all(servers.map(stopServer));
+    await stats?.quit();
     rmSync(dir, { recursive: true, force: true });
     if (redisUrl) await deleteKeys(redisUrl, prefix);
   }

@@ -1,7 +1,8 @@
 /**
  * A benchmark's server in a process of its own, so that its work never runs on the event loop
  * being measured: a script started under Node (through tsx) or Bun that prints one JSON line
- * `{"url", "key"}` once it listens, and stops when its standard input closes.
+ * `{"url", "key", "pid"}` (key and pid optional) once it listens, and stops when its standard
+ * input closes.
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -15,6 +16,8 @@ export interface ServerProcess {
   url: string;
   /** The API key it printed ('' when it has none). */
   key: string;
+  /** The server's own process id, when it printed one (under `npx`, not the child's). */
+  pid?: number;
   child: ChildProcess;
 }
 
@@ -49,8 +52,8 @@ export function startServer(
       if (!line) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      const { url, key = '' } = JSON.parse(line) as { url: string; key?: string };
-      resolve({ name, url, key, child });
+      const { url, key = '', pid } = JSON.parse(line) as { url: string; key?: string; pid?: number };
+      resolve({ name, url, key, ...(pid === undefined ? {} : { pid }), child });
     });
   });
 }
