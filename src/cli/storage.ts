@@ -30,7 +30,7 @@ export async function openStorage(spec: StorageSpec, clock: Clock): Promise<Open
   if (spec.kind === 'fs') {
     const release = await lockFolder(spec.dir);
     // Leftovers of writes a crash cut off; in the background, so a big folder never delays a start.
-    removeStaleTemporaries(spec.dir, clock.now()).catch(() => {});
+    removeStaleTemporaries(spec.dir).catch(() => {});
     const kv = createFsKv(spec.dir, clock);
     return { kv, ledger: createEmbeddedLedger({ clock, kv }), close: release };
   }

@@ -93,7 +93,7 @@ describe('tubescribe serve (child process)', () => {
       [...CLI, 'keys', 'create', '--credits', '7', '--plan', 'paid', '--storage', `fs:${join(dir, 'store')}`],
       { encoding: 'utf8' },
     );
-    expect(cli.status).toBe(0);
+    expect(cli.status, cli.stderr).toBe(0);
     const cliKey = cli.stdout.trim();
     expect(cliKey).toMatch(/^tsk_[A-Za-z0-9]{38}$/);
 

@@ -5,7 +5,7 @@
  * ({@link removeStaleTemporaries}). Node, Bun and Deno (node:fs).
  * @module
  */
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createStorage, type Driver, defineDriver } from 'unstorage';
 import type { Clock } from '../../ports/clock.ts';
@@ -13,6 +13,13 @@ import type { KeyValue } from '../../ports/kv.ts';
 import { createUnstorageKv } from '../kv-unstorage.ts';
 
 const TMP = '.tmp-';
+/**
+ * This process's temporary files start with this (the folder lock lets one process write):
+ * the sweep of a crash's leftovers tells them by name, never by age. File times come from the
+ * kernel's coarse clock (or a file server's), so a file written just after the start could look
+ * older than it and be deleted between its write and its rename.
+ */
+const OWN_TMP = `${TMP}${crypto.randomUUID().slice(0, 8)}-`;
 
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: string }).code;
@@ -65,7 +72,7 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
       async setItem(key, value) {
         const path = pathOf(key);
         await mkdir(dirname(path), { recursive: true });
-        const tmp = join(dirname(path), `${TMP}${crypto.randomUUID()}`);
+        const tmp = join(dirname(path), `${OWN_TMP}${crypto.randomUUID()}`);
         await writeFile(tmp, value, 'utf8');
         await rename(tmp, path);
       },
@@ -88,10 +95,11 @@ export const atomicFsDriver: (options: { base: string }) => Driver = defineDrive
 
 /**
  * Removes the temporary files that writes cut off by a crash (SIGKILL between write and rename)
- * left in `dir`: every `.tmp-*` file last modified before `before` (epoch ms). Call it only while
- * holding the folder lock, so no other process is writing. Resolves to the number removed.
+ * left in `dir`: every `.tmp-*` file but this process's own (which may be being written). Call it
+ * only while holding the folder lock, so no other process is writing. Resolves to the number
+ * removed.
  */
-export async function removeStaleTemporaries(dir: string, before: number): Promise<number> {
+export async function removeStaleTemporaries(dir: string): Promise<number> {
   let removed = 0;
   const visit = async (folder: string): Promise<void> => {
     let entries: import('node:fs').Dirent[];
@@ -104,7 +112,7 @@ export async function removeStaleTemporaries(dir: string, before: number): Promi
     for (const entry of entries) {
       const full = join(folder, entry.name);
       if (entry.isDirectory()) await visit(full);
-      else if (entry.name.startsWith(TMP) && (await stat(full)).mtimeMs < before) {
+      else if (entry.name.startsWith(TMP) && !entry.name.startsWith(OWN_TMP)) {
         await unlink(full).catch(() => {});
         removed++;
       }
