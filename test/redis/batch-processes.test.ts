@@ -39,7 +39,9 @@ async function poll(
       last = (await res.json()) as Job;
       if (until(last)) return last;
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // 4 polls a second: the paid plan allows 300 requests a minute, and a slow job on a busy
+    // machine polled at 20 a second used them up before the final GET /v1/account.
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the job did not get there within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
 }
