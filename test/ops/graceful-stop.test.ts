@@ -43,10 +43,12 @@ interface Job {
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let i = 0; i < 400; i++) {
+  // 4 probes a second: a probe may call the API, and the paid plan allows 10 a second and 300 a
+  // minute (faster polling of a job that a busy machine slows down would be answered 429).
+  for (let i = 0; i < 320; i++) {
     const value = await probe();
     if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
