@@ -90,6 +90,8 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const { client } = options;
   const prefix = options.prefix ?? 'tubescribe:';
   const dayOf = dayMemo();
+  /** This instance's time, to pick a day's usage hash or a payments slice (scripts use Redis's). */
+  const localNow = (): number => options.clock?.now() ?? Date.now();
   const credits = `{${prefix}c}`;
   const holds = `${credits}:holds`;
   const holdExpiry = `${credits}:hold-expiry`;
@@ -143,7 +145,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const paymentPlace = (paymentId: string): { slice: string; day: string } => {
     let place = payments.get(paymentId);
     if (!place) {
-      const at = options.clock?.now() ?? Date.now();
+      const at = localNow();
       place = { slice: `${credits}:paid:${Math.floor(at / PAYMENT_SLICE_MS)}`, day: dayOf(at) };
       if (payments.size >= REMEMBERED_HOLDS) payments.clear(); // voids of the forgotten are lost
       payments.set(paymentId, place);
@@ -158,7 +160,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
    */
   let lifetimeSetFor = '';
   const paymentsLifetime = (slice: string): number => {
-    const second = `${slice}@${Math.floor((options.clock?.now() ?? Date.now()) / 1000)}`;
+    const second = `${slice}@${Math.floor(localNow() / 1000)}`;
     if (second === lifetimeSetFor) return 0;
     lifetimeSetFor = second;
     return PAYMENTS_LIFETIME_MS;
@@ -198,7 +200,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     const keys = [account(owner), holds, holdExpiry];
     const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0];
     if (usage) {
-      const day = dayOf(options.clock?.now() ?? Date.now());
+      const day = dayOf(localNow());
       keys.push(usageKey(owner, day), usageKey(undefined, day));
       args.push(usage.operation, USAGE_LIFETIME_MS);
     }
@@ -247,7 +249,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     release: (reservationId, usage) => settle(reservationId, false, usage),
 
     async meter(id, usage) {
-      const day = dayOf(options.clock?.now() ?? Date.now());
+      const day = dayOf(localNow());
       await scripts.meter.run(
         [usageKey(id, day), usageKey(undefined, day)],
         [usage.operation, USAGE_LIFETIME_MS],
