@@ -241,21 +241,39 @@ export class Billing {
 
   /** Voids `payment`, trying again while the ledger is away (see {@link payReady}). */
   private async voidPayment(payment: AdmitPayment): Promise<void> {
-    const delays = this.deps.voidRetryDelaysMs ?? VOID_RETRY_DELAYS_MS;
-    for (let attempt = 0; attempt <= delays.length; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, attempt === 0 ? 0 : delays[attempt - 1]));
+    // Off the failed call's turn: the void is background work.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      await this.retried(this.deps.voidRetryDelaysMs ?? VOID_RETRY_DELAYS_MS, () =>
+        this.deps.ledger.voidPayment!(payment),
+      );
+    } catch (error) {
+      this.deps.logger.log('error', 'a failed call may have been paid: its payment could not be voided', {
+        payment: payment.paymentId,
+        account: payment.account,
+        error: String(error),
+      });
+    }
+  }
+
+  /**
+   * Runs a ledger step until it gets through, pausing `delays[i]` before attempt `i + 2` (the step
+   * is given its attempt's index, from 0). Each failure counts as a storage error and is handed to
+   * `onFailure`; the last one is thrown.
+   */
+  private async retried<T>(
+    delays: readonly number[],
+    step: (attempt: number) => Promise<T>,
+    onFailure?: (error: unknown, attempt: number) => void,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
       try {
-        await this.deps.ledger.voidPayment!(payment);
-        return;
+        return await step(attempt);
       } catch (error) {
         this.deps.metrics?.storageError('ledger');
-        if (attempt === delays.length) {
-          this.deps.logger.log('error', 'a failed call may have been paid: its payment could not be voided', {
-            payment: payment.paymentId,
-            account: payment.account,
-            error: String(error),
-          });
-        }
+        onFailure?.(error, attempt);
+        if (attempt === delays.length) throw error;
       }
     }
   }
@@ -269,37 +287,35 @@ export class Billing {
    * `charge` (the operation and its credits) is counted in the metrics once the commit took effect.
    */
   async commit(reservationId: string, charge?: ChargeRecord): Promise<void> {
-    const delays = this.deps.commitRetryDelaysMs ?? COMMIT_RETRY_DELAYS_MS;
-    let failure: unknown;
-    for (let attempt = 0; attempt <= delays.length; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
-      try {
-        const committed = await this.deps.ledger.commit(reservationId, charge && { operation: charge.op });
-        if (!committed && attempt === 0) {
-          // Only the reconciler removes a hold before its commit: the call outlived its reservation.
-          this.deps.logger.log('warn', 'reservation expired before its commit; the call was not charged', {
+    try {
+      await this.retried(
+        this.deps.commitRetryDelaysMs ?? COMMIT_RETRY_DELAYS_MS,
+        async (attempt) => {
+          const committed = await this.deps.ledger.commit(reservationId, charge && { operation: charge.op });
+          if (!committed && attempt === 0) {
+            // Only the reconciler removes a hold before its commit: the call outlived its reservation.
+            this.deps.logger.log('warn', 'reservation expired before its commit; the call was not charged', {
+              reservation: reservationId,
+            });
+          } else if (charge) this.deps.metrics?.credits(charge.op, charge.credits);
+        },
+        (error, attempt) =>
+          this.deps.logger.log('warn', 'commit failed', {
             reservation: reservationId,
-          });
-        } else if (charge) this.deps.metrics?.credits(charge.op, charge.credits);
-        return;
-      } catch (error) {
-        failure = error;
-        this.deps.metrics?.storageError('ledger');
-        this.deps.logger.log('warn', 'commit failed', {
-          reservation: reservationId,
-          attempt: attempt + 1,
-          error: String(error),
-        });
-      }
+            attempt: attempt + 1,
+            error: String(error),
+          }),
+      );
+    } catch (failure) {
+      throw new ApiError(
+        'storage_unavailable',
+        'The charge for this call could not be recorded; retry shortly.',
+        {
+          cause: failure,
+          retryAfter: 1,
+        },
+      );
     }
-    throw new ApiError(
-      'storage_unavailable',
-      'The charge for this call could not be recorded; retry shortly.',
-      {
-        cause: failure,
-        retryAfter: 1,
-      },
-    );
   }
 
   /**
