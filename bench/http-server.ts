@@ -15,6 +15,7 @@ import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import { silentLogger } from '../src/drivers/system.ts';
 import type { AppOptions } from '../src/options.ts';
+import { serveUntilStdinCloses } from './server-process.ts';
 
 /** A recorded answer: path → status, headers and body (base64). */
 interface Recorded {
@@ -91,15 +92,4 @@ async function startHono(answersFile: string) {
 
 const [kind, arg1, arg2, arg3] = process.argv.slice(2);
 const server = kind === 'hono' ? await startHono(arg1!) : await startTubescribe(arg1!, arg2, arg3);
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await server.close().catch(() => {});
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.stdin.on('end', stop);
-process.stdin.on('close', stop);
-process.stdin.resume();
-process.stdout.write(`${JSON.stringify({ url: server.url, key: server.key, pid: process.pid })}\n`);
+serveUntilStdinCloses({ url: server.url, key: server.key }, () => server.close());

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { printTable } from './measure.ts';
+import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
 import { redisAnswers } from './setup.ts';
 
@@ -73,10 +74,7 @@ function processCpu(pid: number | undefined): number {
 
 /** CPU seconds Redis has used (INFO), or NaN without a client. */
 async function redisCpu(client: Redis | undefined): Promise<number> {
-  if (!client) return Number.NaN;
-  const info = await client.info('cpu');
-  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
-  return field('used_cpu_user') + field('used_cpu_sys');
+  return client ? (await redisStats(client)).cpu : Number.NaN;
 }
 
 const auth = (server: Server): Record<string, string> =>

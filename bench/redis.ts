@@ -16,6 +16,7 @@ import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';
 import { printTable } from './measure.ts';
+import { redisStats } from './redis-info.ts';
 import { benchApp, redisAnswers } from './setup.ts';
 
 const CLIENTS = 50;
@@ -48,16 +49,6 @@ async function throughput(
     sorted: latencies.sort((a, b) => a - b),
     count: latencies.length,
   };
-}
-
-/** Redis's own CPU time (s) and its command statistics, from INFO (read only: nothing is reset). */
-async function redisStats(client: Redis): Promise<{ cpu: number; commands: Map<string, [number, number]> }> {
-  const info = await client.info('all');
-  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  const commands = new Map<string, [number, number]>();
-  for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+),usec=(\d+)/gm))
-    commands.set(match[1]!, [Number(match[2]), Number(match[3])]);
-  return { cpu: field('used_cpu_user') + field('used_cpu_sys'), commands };
 }
 
 /**

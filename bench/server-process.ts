@@ -2,7 +2,7 @@
  * A benchmark's server in a process of its own, so that its work never runs on the event loop
  * being measured: a script started under Node (through tsx) or Bun that prints one JSON line
  * `{"url", "key", "pid"}` (key and pid optional) once it listens, and stops when its standard
- * input closes.
+ * input closes ({@link serveUntilStdinCloses} does both).
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -66,4 +66,26 @@ export async function stopServer(server: ServerProcess): Promise<void> {
   server.child.kill('SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
   if (server.child.exitCode === null) server.child.kill('SIGKILL');
+}
+
+/**
+ * The server side of this contract, for a server script: prints its address (and its pid) once
+ * it listens, and calls `close` then exits on SIGTERM or when its standard input closes.
+ */
+export function serveUntilStdinCloses(
+  address: { url: string; key?: string },
+  close: () => Promise<unknown>,
+): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop);
+  process.stdin.on('close', stop);
+  process.stdin.resume();
+  process.stdout.write(`${JSON.stringify({ key: '', ...address, pid: process.pid })}\n`);
 }

@@ -6,14 +6,7 @@
  * @module
  */
 import { startSlowYouTube } from '../test/helpers/slow-youtube.ts';
+import { serveUntilStdinCloses } from './server-process.ts';
 
 const youtube = await startSlowYouTube(Number(process.argv[2] ?? 50));
-const stop = async () => {
-  await youtube.close().catch(() => {});
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.stdin.on('end', stop);
-process.stdin.on('close', stop);
-process.stdin.resume();
-process.stdout.write(`${JSON.stringify({ url: youtube.origin, key: '' })}\n`);
+serveUntilStdinCloses({ url: youtube.origin }, () => youtube.close());
