@@ -100,3 +100,60 @@ describe('Billing.payReady (an answer made from memory, paid in one step)', () =
     expect(voided).toEqual(['lost']);
   });
 });
+
+describe('Billing.commit (recording the charge of an answer made under a reservation)', () => {
+  /** A ledger whose commit fails `failures` times, then answers `committed`; counts the attempts. */
+  function committing(failures: number, committed = true) {
+    let left = failures;
+    const attempts: string[] = [];
+    const ledger = {
+      async commit(reservationId: string) {
+        attempts.push(reservationId);
+        if (left-- > 0) throw new Error('Connection is closed.');
+        return committed;
+      },
+    } as unknown as Ledger;
+    const credits: [string, number][] = [];
+    let storageErrors = 0;
+    const billing = new Billing({
+      ledger,
+      pricing: DEFAULT_PRICES,
+      billing: { chargeCacheHits: true },
+      logger: silentLogger,
+      reservationTtlMs: 60_000,
+      commitRetryDelaysMs: [1, 1],
+      metrics: { credits: (op, n) => credits.push([op, n]), storageError: () => storageErrors++ },
+    });
+    return { billing, attempts, credits, storageErrors: () => storageErrors };
+  }
+  const charge = { op: 'transcript', credits: 1 } as const;
+
+  it('tries again while the ledger is away; the credits are counted once, when the commit took effect', async () => {
+    const { billing, attempts, credits, storageErrors } = committing(2);
+    await billing.commit('r1', charge);
+    expect(attempts).toEqual(['r1', 'r1', 'r1']);
+    expect(credits).toEqual([['transcript', 1]]);
+    expect(storageErrors()).toBe(2);
+  });
+
+  it('every attempt failed: storage_unavailable, retryable after 1 s, and no credits counted', async () => {
+    const { billing, attempts, credits, storageErrors } = committing(3);
+    const failed = billing.commit('r2', charge);
+    await expect(failed).rejects.toBeInstanceOf(ApiError);
+    await expect(failed).rejects.toMatchObject({
+      code: 'storage_unavailable',
+      retryable: true,
+      retryAfter: 1,
+    });
+    expect(attempts).toHaveLength(3);
+    expect(credits).toEqual([]);
+    expect(storageErrors()).toBe(3);
+  });
+
+  it('a reservation that expired before its commit charges nothing and is not retried', async () => {
+    const { billing, attempts, credits } = committing(0, false);
+    await billing.commit('r3', charge);
+    expect(attempts).toEqual(['r3']);
+    expect(credits).toEqual([]);
+  });
+});
