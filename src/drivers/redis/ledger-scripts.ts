@@ -17,21 +17,24 @@ end
 
 /**
  * A reservation (Lua function): keys account, holds, holdExpiry; the account id, cost,
- * reservation id and lifetime. Returns `ok|balance`. The hold is `account|cost|balance after`:
- * a repeat while it is open answers the first result from it (no key of its own per call).
+ * reservation id and lifetime. Returns `ok|balance`, and `|new` after a hold this call made. The
+ * hold is `account|cost|balance after`: a repeat while it is open answers the first result from it
+ * (no key of its own per call). The hold is taken with HSETNX, so only a repeat or a short
+ * balance reads it.
  */
 const RESERVE_FN: string = `
 local function reserve(kAccount, kHolds, kExpiry, now, account, cost, id, ttl)
   local stored = redis.call('HMGET', kAccount, 'balance', 'reserved')
   local balance = tonumber(stored[1] or '0')
-  local held = redis.call('HGET', kHolds, id)
-  if held then return '1|' .. (string.match(held, '^[^|]*|[^|]*|(.*)$') or balance) end
-  if balance < cost then return '0|' .. balance end
   local after = balance - cost
+  if after < 0 or redis.call('HSETNX', kHolds, id, account .. '|' .. cost .. '|' .. after) == 0 then
+    local held = redis.call('HGET', kHolds, id)
+    if held then return '1|' .. (string.match(held, '^[^|]*|[^|]*|(.*)$') or balance) end
+    return '0|' .. balance
+  end
   redis.call('HSET', kAccount, 'balance', after, 'reserved', tonumber(stored[2] or '0') + cost)
-  redis.call('HSET', kHolds, id, account .. '|' .. cost .. '|' .. after)
   redis.call('ZADD', kExpiry, now + ttl, id)
-  return '1|' .. after
+  return '1|' .. after .. '|new'
 end
 `;
 
@@ -58,17 +61,23 @@ end
 
 /**
  * KEYS: account, holds, holdExpiry, and for a metered settlement the account's and every
- * account's usage hash of the day. ARGV: now, id, account, spend (1/0), operation, usage
- * lifetime (ms). A metered release counts the request with no credits.
+ * account's usage hash of the day. ARGV: now, id, account, spend (1/0), the hold's cost when the
+ * caller made the hold (it then deletes it unread) or '', operation, usage lifetime (ms). A
+ * metered release counts the request with no credits.
  */
 export const SETTLE: string = `${METER_FN}
-local hold = redis.call('HGET', KEYS[2], ARGV[2])
-if not hold then return 0 end
--- account|cost, or account|cost|balance after (holds made since reservations carry their result)
-local owner, cost = string.match(hold, '^([^|]*)|(%d+)')
-if owner ~= ARGV[3] then return 0 end
-cost = tonumber(cost)
-redis.call('HDEL', KEYS[2], ARGV[2])
+local cost = tonumber(ARGV[5])
+if cost then
+  if redis.call('HDEL', KEYS[2], ARGV[2]) == 0 then return 0 end
+else
+  local hold = redis.call('HGET', KEYS[2], ARGV[2])
+  if not hold then return 0 end
+  -- account|cost, or account|cost|balance after (holds made since reservations carry their result)
+  local owner, held = string.match(hold, '^([^|]*)|(%d+)')
+  if owner ~= ARGV[3] then return 0 end
+  cost = tonumber(held)
+  redis.call('HDEL', KEYS[2], ARGV[2])
+end
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
 local spend = ARGV[4] == '1'
@@ -77,7 +86,7 @@ if spend then
 else
   redis.call('HINCRBY', KEYS[1], 'balance', cost)
 end
-if KEYS[5] then meter(4, ARGV[5], spend and cost or 0, ARGV[6]) end
+if KEYS[5] then meter(4, ARGV[6], spend and cost or 0, ARGV[7]) end
 return 1
 `;
 

@@ -54,6 +54,54 @@ describeRedis('Redis ledger: what a charged call leaves in Redis', () => {
   });
 });
 
+describeRedis('Redis ledger: settling the holds an instance made (deleted unread, cost remembered)', () => {
+  let client: Redis;
+  let prefix: string;
+  beforeEach(async () => {
+    client = await connect();
+    prefix = uniquePrefix('ledger-mine');
+  });
+  afterEach(async () => {
+    await deleteKeys(client, prefix);
+    await client.quit();
+  });
+
+  it("a reservation id reused for another account answers the first hold, and settling it moves only the first account's credits", async () => {
+    const ledger = createRedisLedger({ client, prefix });
+    await ledger.grant('a', 10, 'ga');
+    await ledger.grant('b', 10, 'gb');
+    const first = await ledger.reserve('a', 2, 'shared', 60_000);
+    expect(await ledger.reserve('b', 5, 'shared', 60_000)).toEqual(first);
+    expect(await ledger.commit('shared')).toBe(true);
+    expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+    expect(await ledger.credits('b')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    // The other order: an instance that learned of the hold only from a repeat reads it first.
+    const other = createRedisLedger({ client, prefix });
+    await ledger.reserve('a', 3, 'again', 60_000);
+    expect(await other.reserve('b', 4, 'again', 60_000)).toEqual({ ok: true, balance: 5 });
+    expect(await other.commit('again')).toBe(false); // the hold is a's: b's memory settles nothing
+    expect(await ledger.commit('again')).toBe(true);
+    expect(await ledger.credits('a')).toEqual({ balance: 5, reserved: 0, spent: 5, granted: 10 });
+    expect(await ledger.credits('b')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+  });
+
+  it('a hold settled by another instance first (or released as expired) is settled by its maker only once', async () => {
+    const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    const maker = createRedisLedger({ client, prefix, clock });
+    const other = createRedisLedger({ client, prefix, clock });
+    await maker.grant('a', 10, 'g');
+    await maker.reserve('a', 4, 'r1', 60_000);
+    expect(await other.release('r1')).toBe(true);
+    expect(await maker.commit('r1')).toBe(false);
+    await maker.reserve('a', 3, 'r2', 60_000);
+    clock.advance(60_000);
+    expect(await other.reconcile()).toBe(1);
+    expect(await maker.commit('r2')).toBe(false);
+    expect(await maker.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    expect(await client.zcard(`{${prefix}c}:hold-expiry`)).toBe(0);
+  });
+});
+
 describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', () => {
   const rules = [{ limit: 3, window: 60 }];
   const day = '2026-03-01';

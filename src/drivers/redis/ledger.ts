@@ -13,8 +13,9 @@
  *   instance that reserved remembers the hold's account, so settling needs no lookup first); an
  *   answer already made from memory costs one (`admitPaid`: admission and payment, no hold).
  * - Redis work per charged call is kept small: a reservation's repeat is answered from its hold
- *   (no idempotency key per call), a window under way is counted with one HINCRBY, and a day's
- *   usage hash gets its lifetime once.
+ *   (no idempotency key per call; the hold is taken with HSETNX, read only by a repeat or a short
+ *   balance), the reserving instance deletes its hold unread (it knows the cost), a window under
+ *   way is counted with one HINCRBY, and a day's usage hash gets its lifetime once.
  * - Usage is metered in the settling script (a free call: one `meter` script), per account and
  *   UTC day in hashes kept 100 days; API keys' last uses are one hash, `<prefix>keys-used`.
  * - Broadcasts are Redis pub/sub on `<prefix>broadcast` (`broadcast.ts`).
@@ -85,6 +86,15 @@ const pair = (value: unknown): [boolean, number] => {
   return [flag === '1', Number(number)];
 };
 
+/** A reservation's reply (see RESERVE_FN): made a hold of its own, or answered from one (a repeat). */
+const madeHold = (value: unknown): boolean => String(value).endsWith('|new');
+
+/** A reservation this instance made: its account, and its cost when this call made the hold. */
+interface MyHold {
+  account: string;
+  cost?: number;
+}
+
 /** Creates the Redis ledger over a connected client. */
 export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const { client } = options;
@@ -131,11 +141,16 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
     return args;
   };
-  /** Reservation id → account, for the reservations this instance made (settling skips a lookup). */
-  const mine = new Map<string, string>();
-  const remember = (reservationId: string, id: string) => {
+  /**
+   * The reservations this instance made: settling one skips a lookup of its owner, and one whose
+   * hold this instance made (its cost known) deletes the hold unread.
+   */
+  const mine = new Map<string, MyHold>();
+  const remember = (reservationId: string, id: string, cost: number, reply: unknown) => {
     if (mine.size >= REMEMBERED_HOLDS) mine.clear(); // only costs the lookup
-    mine.set(reservationId, id);
+    // A repeat answered from a hold keeps what the first call learned (it may be of another account).
+    if (madeHold(reply)) mine.set(reservationId, { account: id, cost });
+    else if (!mine.has(reservationId)) mine.set(reservationId, { account: id });
   };
   /**
    * Where each payment made here is kept (its slice's hash) and metered (its day), from the first
@@ -190,15 +205,16 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const now = (): number => options.clock?.now() ?? -1;
 
   async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
-    let owner = mine.get(reservationId);
+    const known = mine.get(reservationId);
+    let owner = known?.account;
     if (owner === undefined) {
       const hold = await client.hget(holds, reservationId);
       if (!hold) return false;
       owner = hold.slice(0, hold.indexOf('|'));
     }
-    // The script checks the hold's owner itself: a stale memory settles nothing.
+    // Without the cost, the script reads the hold and checks its owner: a stale memory settles nothing.
     const keys = [account(owner), holds, holdExpiry];
-    const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0];
+    const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0, known?.cost ?? ''];
     if (usage) {
       const day = dayOf(localNow());
       keys.push(usageKey(owner, day), usageKey(undefined, day));
@@ -233,13 +249,12 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async reserve(id, cost, reservationId, ttlMs): Promise<ReserveResult> {
-      const [ok, balance] = pair(
-        await scripts.reserve.run(
-          [account(id), holds, holdExpiry],
-          [now(), id, cost, reservationId, Math.max(1, Math.round(ttlMs))],
-        ),
+      const reply = await scripts.reserve.run(
+        [account(id), holds, holdExpiry],
+        [now(), id, cost, reservationId, Math.max(1, Math.round(ttlMs))],
       );
-      if (ok) remember(reservationId, id);
+      const [ok, balance] = pair(reply);
+      if (ok) remember(reservationId, id, cost, reply);
       return { ok, balance };
     },
 
@@ -290,7 +305,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const decision = evaluateHit(counts.map(Number), rules, Number(at));
       if (!reservation) return { decision };
       const [ok, balance] = pair(reservation);
-      if (ok) remember(reservationId, id);
+      if (ok) remember(reservationId, id, cost, reservation);
       return { decision, reserved: { ok, balance } };
     },
 
