@@ -62,10 +62,15 @@ export class RouteCallContext {
     readonly principal: Principal | undefined,
     readonly call: LazyCall,
     readonly reservationId: string,
-    readonly address: string,
+    private readonly addressOf: () => string,
     readonly c: AppContext,
     private readonly settings: Pick<Settings, 'publicUrl' | 'trustProxy'>,
   ) {}
+
+  /** The client's address (see `client.ts`), found on first use. */
+  get address(): string {
+    return this.addressOf();
+  }
 
   /** The public base URL for links (see `public-url.ts`; may be a bare path when relative). */
   get baseUrl(): string {

@@ -173,7 +173,7 @@ async function callerOf(
   spec: { auth: Auth; scope?: Scope },
   c: AppContext,
   deps: MountDeps,
-  address: string,
+  address: () => string,
 ): Promise<Principal | undefined> {
   if (spec.auth === 'none') return undefined;
   const key = presentedKey(c);
@@ -239,7 +239,9 @@ export function defineRoute<
       const readQuery = spec.query && queryValidator(spec.query);
       app.on(spec.method.toUpperCase(), honoPath, async (c) => {
         const reservationId = c.get('reservationId');
-        const address = deps.address(c);
+        // Read when something needs it (a failed key, sign-up): on Bun it is a call into the server.
+        let known: string | undefined;
+        const address = () => (known ??= deps.address(c));
         const principal = await callerOf(spec, c, deps, address);
         if (principal) c.set('accountId', principal.accountId);
         const input = {

@@ -40,11 +40,12 @@ export class AuthGuard {
   }
 
   /**
-   * The caller behind `key`, presented from `address`. `missing_api_key` without a key (not a
-   * failure); `invalid_api_key` for a key that is malformed, unknown or revoked, or `rate_limited`
-   * once the address's network has failed too often in the window.
+   * The caller behind `key`, presented from `address` (read only to count a failure: finding a
+   * connection's address costs a call into the runtime on Bun). `missing_api_key` without a key
+   * (not a failure); `invalid_api_key` for a key that is malformed, unknown or revoked, or
+   * `rate_limited` once the address's network has failed too often in the window.
    */
-  async authenticate(key: string | undefined, address: string): Promise<Principal> {
+  async authenticate(key: string | undefined, address: () => string): Promise<Principal> {
     if (key === undefined) {
       throw new ApiError(
         'missing_api_key',
@@ -56,13 +57,13 @@ export class AuthGuard {
       this.touches.touch(principal.keyId);
       return principal;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'invalid_api_key') await this.countFailure(address);
+      if (error instanceof ApiError && error.code === 'invalid_api_key') await this.countFailure(address());
       throw error;
     }
   }
 
   /** An admin call: `'token'` for the admin token, else a principal whose key has the `admin` scope. */
-  async authenticateAdmin(key: string | undefined, address: string): Promise<Principal | 'token'> {
+  async authenticateAdmin(key: string | undefined, address: () => string): Promise<Principal | 'token'> {
     const token = this.deps.adminToken;
     if (key !== undefined && token !== undefined && constantTimeEquals(key, token)) return 'token';
     const principal = await this.authenticate(key, address);

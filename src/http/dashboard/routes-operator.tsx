@@ -47,7 +47,7 @@ export function mountOperatorPages(app: Hono<AppEnv>, deps: MountDeps): void {
     const token = field(form, 'token');
     let via: OperatorCredential;
     try {
-      const admin = await services.auth.authenticateAdmin(token || undefined, deps.address(c));
+      const admin = await services.auth.authenticateAdmin(token || undefined, () => deps.address(c));
       via =
         admin === 'token'
           ? { tokenDigest: await sha256Hex(token) }

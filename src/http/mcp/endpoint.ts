@@ -67,7 +67,7 @@ async function authenticate(
 ): Promise<{ principal: Principal; key: string } | Response> {
   try {
     const key = presentedKey(c);
-    const principal = await deps.services.auth.authenticate(key, deps.address(c));
+    const principal = await deps.services.auth.authenticate(key, () => deps.address(c));
     return { principal, key: key ?? '' };
   } catch (error) {
     const e = asApiError(error);
