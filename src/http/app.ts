@@ -7,6 +7,7 @@
  */
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { matchedRoutes } from 'hono/route';
 import { ApiError, toEnvelope } from '../errors.ts';
 import { asApiError, isTimeout } from '../services/context.ts';
 import { payloadTooLarge } from './body.ts';
@@ -60,8 +61,10 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     await next();
     // Routes answer with X-Request-Id among their headers (route.ts); everything else gets it here.
     if (!c.get('idSent')) withHeader(c, 'X-Request-Id', requestId);
-    const fields = requestLogFields(c, requestId, clock.now() - began);
-    const mount = mountPrefix(c);
+    // The route that answered, looked up once (each of Hono's route helpers maps every match).
+    const route = matchedRoutes(c).at(c.req.routeIndex);
+    const fields = requestLogFields(c, requestId, clock.now() - began, route?.path ?? '');
+    const mount = mountPrefix(c, route?.basePath ?? '');
     logger.log('info', 'request', mount === '' ? fields : { ...fields, mount });
     // The route pattern, never the raw path (one series per URL would grow without bound).
     services.metrics.request(

@@ -73,9 +73,8 @@ function forwardedOrigin(c: AppContext, hops: number): string | undefined {
  * keeps it in the route's base path; Express/Connect strip it and the Node adapter reports it
  * (`mountPath`); Hono `app.mount` hides it entirely.
  */
-export function mountPrefix(c: AppContext): string {
+export function mountPrefix(c: AppContext, base: string = baseRoutePath(c)): string {
   // basePath() keeps a per-context WeakMap entry; a base without parameters is its own value.
-  const base = baseRoutePath(c);
   const hono = (/[:*]/.test(base) ? basePath(c) : base).replace(/\/+$/, '');
   const adapter = edgeOf(c).mountPath(c)?.replace(/\/+$/, '') ?? '';
   return adapter + hono;

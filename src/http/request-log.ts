@@ -7,12 +7,18 @@
  * STALE or MISS; null where nothing is cached).
  * @module
  */
-import { routePath } from 'hono/route';
 import type { AppContext } from './context.ts';
 
-/** The fields of the request log line of a finished request. */
-export function requestLogFields(c: AppContext, requestId: string, ms: number): Record<string, unknown> {
-  const route = routePath(c);
+/**
+ * The fields of the request log line of a finished request; `route` is the pattern of the route
+ * that answered (Hono's `routePath`).
+ */
+export function requestLogFields(
+  c: AppContext,
+  requestId: string,
+  ms: number,
+  route: string,
+): Record<string, unknown> {
   return {
     id: requestId,
     method: c.req.method,

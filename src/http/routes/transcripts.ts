@@ -106,7 +106,8 @@ async function transcriptReply(
   const headers: Record<string, string> = {
     'X-Track-Type': result.doc.trackKind === 'asr' ? 'ASR' : 'MANUAL',
     'X-Language-Code': result.doc.language,
-    'X-Duration-Seconds': result.seconds.toFixed(3),
+    // Most answers are cache hits made within the clock's millisecond: skip formatting a zero.
+    'X-Duration-Seconds': result.seconds === 0 ? '0.000' : result.seconds.toFixed(3),
   };
   const from = result.doc.translatedFrom;
   // JSON formats name the source in the body (`translated_from`); text formats in a header.
