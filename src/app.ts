@@ -83,7 +83,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret, 
     reservationTtlMs: settings.limits.reservationTtlMs,
     metrics,
   });
-  const transcripts = new Transcripts({ ...source, clock });
+  const transcripts = new Transcripts({ ...source, clock, bodies: settings.transcriptBodies });
   const videos = new Videos(source);
   const batches = new Batches({
     billing,

@@ -111,6 +111,13 @@ export interface AppOptions {
   proxyFetch?: ProxyFetch;
   /** Every address of a host name, to check webhook targets (the runtime adapters set it). */
   hostLookup?: HostLookup;
+  /**
+   * How rendered transcripts are kept in memory and answered: as bytes (default), or as a `Blob`
+   * of them. Bun's `Response` copies a byte array on every answer (about 20 µs per 400 KB) and
+   * takes a Blob as it is, so the Bun adapter sets `blob`; `@hono/node-server` writes bytes as
+   * they are.
+   */
+  transcriptBodies?: 'bytes' | 'blob';
   /** HMAC secret for cursors and sign-up codes (≥ 32 bytes). Default: generated once and kept in `kv`. */
   secret?: string | Uint8Array;
   /** Bearer token for `/admin/*`. Unset = only keys with the `admin` scope may use it. */

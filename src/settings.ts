@@ -65,6 +65,8 @@ export interface Settings {
   packs: CreditPacks;
   billing: Readonly<BillingSettings>;
   cache: { memoryBytes: number; staleMs: number; ttl: CacheTtls };
+  /** How rendered transcripts are kept and answered (`AppOptions.transcriptBodies`). */
+  transcriptBodies: 'bytes' | 'blob';
   limits: Limits;
   /** Trusted reverse proxies in front (0 = none). */
   trustProxy: number;
@@ -118,6 +120,7 @@ export function resolveSettings(options: AppOptions): Settings {
       staleMs: options.cache?.staleMs ?? 24 * 3_600_000,
       ttl: { ...DEFAULT_CACHE_TTLS, ...options.cache?.ttl },
     },
+    transcriptBodies: options.transcriptBodies ?? 'bytes',
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     trustProxy: proxyHops(options.trustProxy),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),

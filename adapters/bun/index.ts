@@ -27,9 +27,19 @@ interface BunGlobal {
   }): BunServer;
 }
 
-/** `options` with what Bun knows filled in (the caller's own choices win). */
+/**
+ * `options` with what Bun knows filled in (the caller's own choices win). Rendered transcripts
+ * are kept as Blobs: Bun's `Response` copies a byte array body on every answer, a Blob it takes
+ * as it is.
+ */
 export function withBun(options: AppOptions = {}): AppOptions {
-  return { clientAddress: bunClientAddress, proxyFetch, hostLookup: nodeHostLookup, ...options };
+  return {
+    clientAddress: bunClientAddress,
+    proxyFetch,
+    hostLookup: nodeHostLookup,
+    transcriptBodies: 'blob',
+    ...options,
+  };
 }
 
 /**

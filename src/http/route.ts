@@ -33,8 +33,8 @@ export type Reply =
       charged?: number;
     }
   | {
-      /** The body: text, or its UTF-8 bytes (sent as they are). */
-      text: string | Uint8Array<ArrayBuffer>;
+      /** The body: text, or its UTF-8 bytes (sent as they are), or a Blob of them. */
+      text: string | Uint8Array<ArrayBuffer> | Blob;
       contentType: string;
       status?: number;
       cache?: CacheStatus;
@@ -202,7 +202,8 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   const plain = c.get('plainAnswer');
   if ('text' in reply) {
     headers['Content-Type'] = reply.contentType;
-    if (!plain) return c.body(reply.text, status, headers);
+    // Hono hands the body to `new Response` as it is: a Blob is a body like the others.
+    if (!plain) return c.body(reply.text as string | Uint8Array<ArrayBuffer>, status, headers);
   } else if (!plain) return c.json(reply.json, status, headers);
   else headers['Content-Type'] = 'application/json';
   headers['X-Request-Id'] = c.get('requestId');

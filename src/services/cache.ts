@@ -35,10 +35,18 @@ interface Entry {
   f: number;
 }
 
+/**
+ * A rendered form as it is kept: UTF-8 bytes, or a `Blob` of them where the runtime's `Response`
+ * takes a Blob as it is but copies a byte array (see `AppOptions.transcriptBodies`).
+ */
+export type RenderedBody = Uint8Array | Blob;
+
+const bodySize = (body: RenderedBody): number => (body instanceof Uint8Array ? body.byteLength : body.size);
+
 /** A rendered form of a value, and the other values (by identity) it was made from. */
 interface Rendering {
   deps: readonly unknown[];
-  bytes: Uint8Array;
+  body: RenderedBody;
 }
 
 /** What L1 keeps: the entry, its measured size, and the renderings made from it. */
@@ -136,26 +144,26 @@ export class ResponseCache {
    * memory bound. `deps` are the other values the rendering used, compared by identity (a new
    * one renders again). When `value` is not the L1 value (anymore), nothing is kept.
    */
-  rendered(
+  rendered<B extends RenderedBody>(
     key: string,
     value: unknown,
     variant: string,
     deps: readonly unknown[],
-    render: () => Uint8Array,
-  ): Uint8Array {
+    render: () => B,
+  ): B {
     const memo = this.l1.get(key);
     if (!memo || memo.e.v !== value) return render();
     const kept = memo.renderings?.get(variant);
     if (kept && kept.deps.length === deps.length && kept.deps.every((d, i) => d === deps[i]))
-      return kept.bytes;
-    const bytes = render();
+      return kept.body as B;
+    const body = render();
     const renderings = memo.renderings ?? new Map<string, Rendering>();
-    const size = memo.size - (kept ? kept.bytes.byteLength + 64 : 0) + bytes.byteLength + 64;
+    const size = memo.size - (kept ? bodySize(kept.body) + 64 : 0) + bodySize(body) + 64;
     // Never let renderings push the value itself out of L1.
-    if (size > this.l1.capacity / 2) return bytes;
-    renderings.set(variant, { deps, bytes });
+    if (size > this.l1.capacity / 2) return body;
+    renderings.set(variant, { deps, body });
     this.l1.set(key, { e: memo.e, size, renderings }, size);
-    return bytes;
+    return body;
   }
 
   private async fill<T>(

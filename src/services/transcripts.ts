@@ -5,7 +5,6 @@
  */
 import {
   contentTypeOf,
-  type RenderedTranscriptBytes,
   type RenderOptions,
   renderTranscriptBytes,
   type TranscriptFormat,
@@ -22,7 +21,13 @@ import type { ParsedTimedText, TranscriptDoc } from '../core/transcript.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { CaptionTrack, Chapter, PlayerData, Upstream, VideoExtras } from '../ports/upstream.ts';
-import { type CacheStatus, type CacheTtls, combineStatus, type ResponseCache } from './cache.ts';
+import {
+  type CacheStatus,
+  type CacheTtls,
+  combineStatus,
+  type RenderedBody,
+  type ResponseCache,
+} from './cache.ts';
 import { type CallContext, upstreamOptions } from './context.ts';
 
 /** A transcript request, aliases already normalised at the edge. */
@@ -55,6 +60,14 @@ export interface TranscriptsDeps {
   ttl: CacheTtls;
   /** Deadline for shared upstream loads (they outlive any one caller). */
   deadlineMs: number;
+  /** How rendered transcripts are kept and answered (`AppOptions.transcriptBodies`). Default: bytes. */
+  bodies?: 'bytes' | 'blob';
+}
+
+/** A rendered transcript: its `Content-Type`, and its UTF-8 body as bytes or as a Blob of them. */
+export interface RenderedTranscriptBody {
+  contentType: string;
+  body: RenderedBody;
 }
 
 /**
@@ -209,24 +222,19 @@ export class Transcripts {
   }
 
   /**
-   * The document of `result` rendered in `format`, as UTF-8 bytes: rendered once per format and
-   * kept next to the cached text (in the cache's memory bound) while neither it nor the player
-   * data (nor, for markdown, the chapters) it was made with changes.
+   * The document of `result` rendered in `format`, as UTF-8 bytes (or a Blob of them, see
+   * {@link TranscriptsDeps.bodies}): rendered once per format and kept next to the cached text (in
+   * the cache's memory bound) while neither it nor the player data (nor, for markdown, the
+   * chapters) it was made with changes.
    */
-  render(
-    result: TranscriptResult,
-    format: TranscriptFormat,
-    options: RenderOptions,
-  ): RenderedTranscriptBytes {
+  render(result: TranscriptResult, format: TranscriptFormat, options: RenderOptions): RenderedTranscriptBody {
     const { key, text, deps } = result.source;
     const variant = `${format}:${options.wordLevel ? 1 : 0}`;
-    const body = this.deps.cache.rendered(
-      key,
-      text,
-      variant,
-      deps,
-      () => renderTranscriptBytes(result.doc, format, options).body,
-    );
+    const blob = this.deps.bodies === 'blob';
+    const body = this.deps.cache.rendered<RenderedBody>(key, text, variant, deps, () => {
+      const bytes = renderTranscriptBytes(result.doc, format, options).body;
+      return blob ? new Blob([bytes as Uint8Array<ArrayBuffer>]) : bytes;
+    });
     return { contentType: contentTypeOf(format), body };
   }
 

@@ -91,8 +91,33 @@ export async function check(url, runtime) {
   if (response.status !== 200 || data?.credits !== 1) {
     fail(`the typed client's GET /v1/account answered ${response.status} ${JSON.stringify(data)}`);
   }
+  // A repeat is answered from the kept rendering (a Blob on Bun): the same bytes as the first.
+  const second = await (
+    await fetch(`${url}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 2, plan: 'paid' }),
+    })
+  ).json();
+  const path = `${url}/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_only`;
+  const answers = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(path, { headers: { 'x-api-key': second.api_key } });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200 || bytes.length < 1000)
+      fail(`GET json3 answered ${res.status}, ${bytes.length} bytes`);
+    if (Number(res.headers.get('content-length')) !== bytes.length)
+      fail(`GET json3: Content-Length ${res.headers.get('content-length')} for ${bytes.length} bytes`);
+    answers.push({ bytes, cache: res.headers.get('x-cache') });
+  }
+  if (
+    answers[1].cache !== 'HIT' ||
+    answers[1].bytes.length !== answers[0].bytes.length ||
+    answers[1].bytes.some((b, i) => b !== answers[0].bytes[i])
+  )
+    fail('a cached json3 transcript did not answer the bytes of the first answer');
   console.log(
-    `smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call, the typed client read the account`,
+    `smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call, the typed client read the account, a cached transcript answered the same ${answers[0].bytes.length} bytes`,
   );
 }
 

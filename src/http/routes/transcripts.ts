@@ -114,8 +114,8 @@ async function transcriptReply(
   if (from !== undefined && !rendered.contentType.startsWith('application/json')) {
     headers['X-Translated-From'] = from;
   }
-  // The renderers make a fresh ArrayBuffer-backed array (never a shared one).
-  const body = rendered.body as Uint8Array<ArrayBuffer>;
+  // The renderers make a fresh ArrayBuffer-backed array (never a shared one), or a Blob of it.
+  const body = rendered.body as Uint8Array<ArrayBuffer> | Blob;
   return { text: body, contentType: rendered.contentType, cache: result.cache, headers };
 }
 

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../test/fakes/clock.ts';
+import { createMemoryKv } from '../drivers/kv-unstorage.ts';
+import { silentLogger } from '../drivers/system.ts';
+import { ResponseCache } from './cache.ts';
+
+/** A cache of `memoryBytes` with `value` cached under 'k'. */
+async function cacheHolding(value: unknown, memoryBytes: number): Promise<ResponseCache> {
+  const clock = new ManualClock();
+  const cache = new ResponseCache(createMemoryKv(clock), clock, { memoryBytes, staleMs: 0 }, silentLogger);
+  await cache.get('k', 60_000, async () => value);
+  return cache;
+}
+
+describe('ResponseCache renderings', () => {
+  it('keeps a Blob rendering like a byte one: made once, the same object answered after', async () => {
+    const value = { text: 'parsed' };
+    const cache = await cacheHolding(value, 1 << 20);
+    let renders = 0;
+    const render = () => {
+      renders++;
+      return new Blob(['rendered body']);
+    };
+    const first = cache.rendered('k', value, 'srt', [], render);
+    expect(cache.rendered('k', value, 'srt', [], render)).toBe(first);
+    expect(renders).toBe(1);
+    expect(await first.text()).toBe('rendered body');
+  });
+
+  it("counts a Blob's size in the memory bound: one over half of it is answered but not kept", async () => {
+    const value = { text: 'parsed' };
+    const cache = await cacheHolding(value, 64 * 1024);
+    let renders = 0;
+    const big = () => {
+      renders++;
+      return new Blob([new Uint8Array(40 * 1024)]);
+    };
+    expect(cache.rendered('k', value, 'json3', [], big).size).toBe(40 * 1024);
+    cache.rendered('k', value, 'json3', [], big);
+    expect(renders).toBe(2);
+    // A small one is kept.
+    const small = () => {
+      renders++;
+      return new Blob([new Uint8Array(1024)]);
+    };
+    cache.rendered('k', value, 'text', [], small);
+    cache.rendered('k', value, 'text', [], small);
+    expect(renders).toBe(3);
+  });
+});
