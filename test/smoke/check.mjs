@@ -23,14 +23,19 @@ export async function check(url, runtime) {
     fail(`unknown route answered ${missing.status} ${JSON.stringify(envelope)}`);
   }
 
-  const created = await fetch(`${url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits: 3, plan: 'paid' }),
-  });
-  const key = await created.json();
-  if (created.status !== 201 || !key.api_key?.startsWith('tsk_'))
-    fail(`POST /admin/keys answered ${created.status}`);
+  /** A new key on the paid plan with `credits`, made through the admin API. */
+  const newKey = async (credits) => {
+    const created = await fetch(`${url}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits, plan: 'paid' }),
+    });
+    const key = await created.json();
+    if (created.status !== 201 || !key.api_key?.startsWith('tsk_'))
+      fail(`POST /admin/keys answered ${created.status}`);
+    return key;
+  };
+  const key = await newKey(3);
 
   const transcript = await fetch(`${url}/v1/transcripts?video_id=rCAS2eD-mcw&format=text`, {
     headers: { 'x-api-key': key.api_key },
@@ -92,13 +97,7 @@ export async function check(url, runtime) {
     fail(`the typed client's GET /v1/account answered ${response.status} ${JSON.stringify(data)}`);
   }
   // A repeat is answered from the kept rendering (a Blob on Bun): the same bytes as the first.
-  const second = await (
-    await fetch(`${url}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ credits: 2, plan: 'paid' }),
-    })
-  ).json();
+  const second = await newKey(2);
   const path = `${url}/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_only`;
   const answers = [];
   for (let i = 0; i < 2; i++) {
