@@ -43,8 +43,12 @@ describe('embedded ledger persistence', () => {
     fail = true;
     await expect(ledger.reserve('a', 4, 'r', 1000)).rejects.toThrow('disk full');
     await expect(ledger.grant('a', 5, 'g2')).rejects.toThrow('disk full');
+    const payment = { account: 'a', price: 3, cost: 3, paymentId: 'p', usage: { operation: 'transcript' } };
+    await expect(ledger.admitPaid!('acct:a', [], payment)).rejects.toThrow('disk full');
     fail = false;
+    await ledger.voidPayment!(payment); // nothing to undo: the failed payment changed nothing
     expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    expect(await ledger.usage!('a', [new Date(clock.now()).toISOString().slice(0, 10)])).toEqual([]);
     expect(await ledger.grant('a', 5, 'g2')).toMatchObject({ applied: true, balance: 15 });
   });
 });
@@ -61,15 +65,26 @@ describe('embedded ledger journal', () => {
     list: async (p) => [...store.keys()].filter((k) => k.startsWith(p)),
   });
 
-  it('writes one small entry per operation, folds them into account documents, and restarts exact', async () => {
+  it('writes one small entry per operation (payments included), folds them into account documents, and restarts exact', async () => {
     const clock = new ManualClock();
     const store = new Map<string, unknown>();
     const ledger = createEmbeddedLedger({ clock, kv: mapKv(store) });
     await ledger.grant('a', 10_000, 'g');
     const calls = COMPACT_EVERY * 2 + 7;
+    const payments = Math.ceil(calls / 4);
     for (let i = 0; i < calls; i++) {
       await ledger.reserve('a', 2, `r${i}`, 60_000);
       await (i % 3 === 0 ? ledger.release(`r${i}`) : ledger.commit(`r${i}`));
+      if (i % 4 === 0) {
+        const payment = {
+          account: 'a',
+          price: 1,
+          cost: 1,
+          paymentId: `p${i}`,
+          usage: { operation: 'transcript' },
+        };
+        expect((await ledger.admitPaid!('acct:a', [], payment)).paid?.ok).toBe(true);
+      }
     }
     await ledger.reserve('a', 5, 'open', 60_000);
     await ledger.credits('a'); // runs after the compactions queued so far
@@ -77,10 +92,14 @@ describe('embedded ledger journal', () => {
     expect(journal.length).toBeLessThan(COMPACT_EVERY);
     expect(store.has('ledger:acct:a')).toBe(true);
     const expected = await ledger.credits('a');
-    const spent = 2 * (calls - Math.ceil(calls / 3));
+    const spent = 2 * (calls - Math.ceil(calls / 3)) + payments;
     expect(expected).toEqual({ balance: 10_000 - spent - 5, reserved: 5, spent, granted: 10_000 });
     const restarted = createEmbeddedLedger({ clock, kv: mapKv(store) });
     expect(await restarted.credits('a')).toEqual(expected);
+    const day = new Date(clock.now()).toISOString().slice(0, 10);
+    expect(await restarted.usage!('a', [day])).toEqual([
+      { date: day, requests: payments, credits: payments, by_operation: { transcript: payments } },
+    ]);
     expect(await restarted.commit('open')).toBe(true);
     expect(await restarted.grant('a', 1, 'g')).toMatchObject({ applied: false });
   });

@@ -11,6 +11,12 @@
  *   only: they are over within a minute), `once:<key>`, `ctr:<key>`, `used:<key id>` (an API
  *   key's last use, written at most once per gap by {@link Ledger.touchKey}) — with their TTLs.
  *
+ * Payments ({@link Ledger.admitPaid}: an answer already made, admitted and paid in one step) are
+ * one `pay` entry, with no hold. A call that fails changed nothing (its entry is written before
+ * the live state changes, and the next operation's entry takes the same key), so there is nothing
+ * for {@link Ledger.voidPayment} to undo; and payments are not remembered per id, as nothing in a
+ * process sends a call twice (remembering a minute of them would keep an object per request).
+ *
  * Broadcasts ({@link Ledger.broadcast}) reach the listeners of this ledger at once: it is never
  * shared between processes (two processes on one folder are refused by the CLI's lock).
  * @module
@@ -339,6 +345,28 @@ export function createEmbeddedLedger(options: EmbeddedLedgerOptions): Ledger {
         return { decision, reserved: await reserve(account, cost, reservationId, ttlMs) };
       });
     },
+
+    admitPaid(bucket, rules, payment) {
+      return serial(async () => {
+        const decision = await hit(bucket, rules);
+        if (!decision.allowed) return { decision };
+        const { account, price, cost } = payment;
+        const balance = accounts.get(account)?.balance ?? 0;
+        if (balance < price) return { decision, paid: { ok: false, balance } };
+        await record({
+          s: seq + 1,
+          a: account,
+          k: 'pay',
+          c: cost,
+          o: payment.usage.operation,
+          d: dayOf(clock.now()),
+        });
+        return { decision, paid: { ok: true, balance: balance - cost } };
+      });
+    },
+
+    // A payment that failed changed nothing (see the module comment).
+    voidPayment: async () => {},
 
     async broadcast(message) {
       for (const listener of listeners) listener(message);

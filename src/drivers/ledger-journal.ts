@@ -54,13 +54,15 @@ export interface AccountDoc {
 
 /**
  * One journal entry: a reservation, its commit or release (metered when `o` and `d` name the
- * operation and day), a grant, or a free request's use (`use`).
+ * operation and day), a grant, a free request's use (`use`), or a payment made at once (`pay`:
+ * `c` credits from the balance to spent, metered, no hold).
  */
 export type Op =
   | { s: number; a: string; k: 'reserve'; id: string; c: number; x: number }
   | { s: number; a: string; k: 'commit' | 'release'; id: string; o?: string; d?: string }
   | { s: number; a: string; k: 'grant'; id: string; c: number }
-  | { s: number; a: string; k: 'use'; o: string; d: string };
+  | { s: number; a: string; k: 'use'; o: string; d: string }
+  | { s: number; a: string; k: 'pay'; c: number; o: string; d: string };
 
 /** Counts one request of `op` and its `credits` on `date`. */
 function meterDay(state: AccountState, date: string, op: string, credits: number): void {
@@ -123,6 +125,10 @@ export function applyOp(state: AccountState, op: Op): void {
     state.grants.set(op.id, op.c);
   } else if (op.k === 'use') {
     meterDay(state, op.d, op.o, 0);
+  } else if (op.k === 'pay') {
+    state.balance -= op.c;
+    state.spent += op.c;
+    meterDay(state, op.d, op.o, op.c);
   } else {
     const hold = state.holds.get(op.id);
     if (!hold) return;

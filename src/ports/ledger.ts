@@ -190,8 +190,11 @@ export interface Ledger {
    * already made (from memory, with nothing upstream to pay for in advance). Counts the hit as
    * {@link Ledger.hit} does; only when it is allowed and the balance holds `price`, moves `cost`
    * from the balance to spent and meters the request with `cost` credits ({@link Ledger.usage}),
-   * as a reservation committed at once would. MUST be idempotent per `paymentId` for at least a
-   * minute: a repeat answers the first outcome and changes nothing.
+   * as a reservation committed at once would. A ledger reached over a connection MUST be
+   * idempotent per `paymentId` for at least a minute: a repeat (a command its driver sends again
+   * after reconnecting) answers the first outcome and changes nothing. An in-process ledger, whose
+   * calls nothing can send twice, need not remember payments (callers never repeat one: a failed
+   * call is voided, not retried).
    */
   admitPaid?(bucket: string, rules: readonly RateRule[], payment: AdmitPayment): Promise<AdmitPaidResult>;
 
@@ -200,7 +203,8 @@ export interface Ledger {
    * learned (the call failed: the reply may have been lost after it took effect). A payment that
    * took effect gives its cost back and its metering; one that did not is made void, so that a
    * late repeat of it (a command a driver sends again after reconnecting) pays nothing. MUST be
-   * idempotent; throws while the ledger is unreachable (the caller tries again).
+   * idempotent; throws while the ledger is unreachable (the caller tries again). An in-process
+   * ledger whose failed payments change nothing has nothing to undo.
    */
   voidPayment?(payment: AdmitPayment): Promise<void>;
 

@@ -354,6 +354,86 @@ export function ledgerContract(name: string, create: (clock: ManualClock) => Pro
       });
     });
 
+    describe('payments: admission and payment in one step (admitPaid)', () => {
+      const day = '2026-03-01';
+      const rules: RateRule[] = [{ limit: 3, window: 60 }];
+      /** Pays `price` (spending `cost`) by `account` under `under`; skips the test without admitPaid. */
+      const payer = (ctx: { skip(): void }) => {
+        const admitPaid = ledger.admitPaid?.bind(ledger);
+        if (!admitPaid) {
+          ctx.skip();
+          throw new Error('unreachable');
+        }
+        return (id: string, price = 2, cost = price, account = 'a', under = rules) =>
+          admitPaid(`acct:${account}`, under, {
+            account,
+            price,
+            cost,
+            paymentId: id,
+            usage: { operation: 'transcript' },
+          });
+      };
+
+      it('counts the hit, spends the cost and meters it, holding nothing; a refused hit pays nothing', async (ctx) => {
+        const pay = payer(ctx);
+        await ledger.grant('a', 10, 'g');
+        const first = await pay('p1');
+        expect(first.decision.allowed).toBe(true);
+        expect(first.decision.rules[0]).toMatchObject({ limit: 3, remaining: 2 });
+        expect(first.paid).toEqual({ ok: true, balance: 8 });
+        expect(await invariant('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+        expect((await pay('p2')).paid).toEqual({ ok: true, balance: 6 });
+        // The same window counts the other paths' hits too.
+        expect((await ledger.hit('acct:a', rules)).allowed).toBe(true);
+        const refused = await pay('p3');
+        expect(refused.decision.allowed).toBe(false);
+        expect(refused.paid).toBeUndefined();
+        expect(await invariant('a')).toEqual({ balance: 6, reserved: 0, spent: 4, granted: 10 });
+        expect(await ledger.usage?.('a', [day])).toEqual([
+          { date: day, requests: 2, credits: 4, by_operation: { transcript: 2 } },
+        ]);
+      });
+
+      it('pays nothing when the balance is short of the price; a free answer needs its price too and is metered with no credits', async (ctx) => {
+        const pay = payer(ctx);
+        await ledger.grant('a', 10, 'g');
+        expect(await pay('big', 11)).toMatchObject({ paid: { ok: false, balance: 10 } });
+        expect(await pay('free-big', 11, 0)).toMatchObject({ paid: { ok: false, balance: 10 } });
+        expect(await pay('free', 1, 0)).toMatchObject({ paid: { ok: true, balance: 10 } });
+        expect(await invariant('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+        expect(await ledger.usage?.('a', [day])).toEqual([
+          { date: day, requests: 1, credits: 0, by_operation: { transcript: 1 } },
+        ]);
+      });
+
+      it('lets exactly 50 of 100 concurrent payments against a balance of 50 through', async (ctx) => {
+        const pay = payer(ctx);
+        await ledger.grant('c', 50, 'gc');
+        const results = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => pay(`c${i}`, 1, 1, 'c', [{ limit: 1000, window: 60 }])),
+        );
+        expect(results.filter((r) => r.paid?.ok)).toHaveLength(50);
+        expect(await invariant('c')).toEqual({ balance: 0, reserved: 0, spent: 50, granted: 50 });
+        expect(await ledger.usage?.('c', [day])).toEqual([
+          { date: day, requests: 50, credits: 50, by_operation: { transcript: 50 } },
+        ]);
+      });
+
+      it('keeps payments and their metering across a restart', async (ctx) => {
+        const pay = payer(ctx);
+        if (!subject.restart) return ctx.skip();
+        await ledger.grant('a', 10, 'g');
+        await pay('p1', 3);
+        await pay('p2', 1, 0);
+        await ledger.close?.();
+        ledger = await subject.restart();
+        expect(await ledger.credits('a')).toEqual({ balance: 7, reserved: 0, spent: 3, granted: 10 });
+        expect(await ledger.usage?.('a', [day])).toEqual([
+          { date: day, requests: 2, credits: 3, by_operation: { transcript: 2 } },
+        ]);
+      });
+    });
+
     it('keeps balances, holds, grants and one-time keys across a restart', async (ctx) => {
       if (!subject.restart) return ctx.skip();
       await ledger.grant('a', 10, 'g');

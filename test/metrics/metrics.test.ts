@@ -142,17 +142,18 @@ describe('GET /metrics: what a workload leaves', () => {
 
   it('counts ledger failures', async () => {
     const { api_key: key } = await h.key(10);
-    // The ledger goes away: the admission (fused with the reservation where the ledger can) fails.
+    // The ledger goes away: the admission (fused with the reservation, or with the payment of an
+    // answer already in memory, where the ledger can) fails.
     const ledger = h.ts.ports.ledger;
-    const saved = { hit: ledger.hit, admit: ledger.admit };
+    const saved = { hit: ledger.hit, admit: ledger.admit, admitPaid: ledger.admitPaid };
     const down = () => Promise.reject(new Error('ledger down'));
     ledger.hit = down;
     if (saved.admit) ledger.admit = down;
+    if (saved.admitPaid) ledger.admitPaid = down;
     try {
       expect((await h.call(`/v1/transcripts?video_id=${VIDEO}`, { key })).status).toBe(503);
     } finally {
-      ledger.hit = saved.hit;
-      if (saved.admit) ledger.admit = saved.admit;
+      Object.assign(ledger, saved);
     }
     const samples = parseMetrics(await scrape(h.ts.app));
     expect(sample(samples, 'tubescribe_storage_errors_total', { component: 'ledger' })).toBeGreaterThan(0);

@@ -6,30 +6,15 @@
  * so every 200 is paid once and every other answer is free.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { Ledger } from '../../src/ports/ledger.ts';
 import { ManualClock } from '../fakes/clock.ts';
 import { VIDEO } from '../fakes/upstream.ts';
 import { type Cluster, startCluster, waitFor } from '../helpers/cluster.ts';
+import { countCalls } from '../helpers/ledger-calls.ts';
 import { describeRedis } from '../helpers/redis.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const PLANS = { bulk: [{ limit: 1_000_000, window: 1 }], slow: [{ limit: 2, window: 60 }] };
 const TRANSCRIPT = `/v1/transcripts?video_id=${VIDEO}&format=text`;
-
-/** Counts the calls of each ledger method the instance's services make. */
-function countCalls(ledger: Ledger): Record<string, number> {
-  const calls: Record<string, number> = {};
-  const methods = ledger as unknown as Record<string, unknown>;
-  for (const name of ['hit', 'admit', 'reserve', 'commit', 'release', 'meter', 'admitPaid']) {
-    const real = methods[name] as ((...args: unknown[]) => unknown) | undefined;
-    if (!real) continue;
-    methods[name] = (...args: unknown[]) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return real.apply(ledger, args);
-    };
-  }
-  return calls;
-}
 
 async function errorOf(res: Response): Promise<{ code: string; details?: unknown }> {
   return ((await res.json()) as { error: { code: string; details?: unknown } }).error;
