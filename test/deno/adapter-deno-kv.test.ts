@@ -68,17 +68,26 @@ describe('deno adapter with the Deno KV ledger', () => {
         headers: { 'x-api-key': key },
       });
       expect(transcript.status).toBe(200);
-      expect((await transcript.text()).trim()).not.toBe('');
-      expect(await creditsOf(fetch, server.url, key)).toBe(2);
-      // Both calls are metered in KV: the charged transcript and the free account call.
+      const text = await transcript.text();
+      expect(text.trim()).not.toBe('');
+      // The second answer comes from memory and is admitted and paid in one KV step (admitPaid).
+      const cached = await fetch(`${server.url}/v1/transcripts?video_id=${VIDEO}&format=text`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(cached.status).toBe(200);
+      expect(cached.headers.get('x-cache')).toBe('HIT');
+      expect(cached.headers.get('x-credits-to-deduct')).toBe('1');
+      expect(await cached.text()).toBe(text);
+      expect(await creditsOf(fetch, server.url, key)).toBe(1);
+      // Every call is metered in KV: the two charged transcripts and the free account calls.
       const usage = await fetch(`${server.url}/v1/usage?days=1`, { headers: { 'x-api-key': key } });
       expect(usage.status).toBe(200);
       const [today] = ((await usage.json()) as { days: { date: string }[] }).days;
       expect(today).toEqual({
         date: today?.date,
-        requests: 2,
-        credits: 1,
-        by_operation: { transcript: 1, account: 1 },
+        requests: 3,
+        credits: 2,
+        by_operation: { transcript: 2, account: 1 },
       });
     } finally {
       await server.close();
@@ -89,7 +98,7 @@ describe('deno adapter with the Deno KV ledger', () => {
       const books = [];
       for await (const entry of kv.list({ prefix: ['tubescribe', 'ledger', 'acct'] }))
         books.push(entry.value);
-      expect(books).toEqual([{ balance: 2, reserved: 0, spent: 1, granted: 3 }]);
+      expect(books).toEqual([{ balance: 1, reserved: 0, spent: 2, granted: 3 }]);
     } finally {
       kv.close();
     }

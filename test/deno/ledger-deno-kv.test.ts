@@ -45,6 +45,8 @@ function roundRobin(ledgers: readonly Ledger[]): Ledger {
     keysLastUsed: (keyIds) => next().keysLastUsed!(keyIds),
     grant: (account, amount, key) => next().grant(account, amount, key),
     hit: (bucket, rules) => next().hit(bucket, rules),
+    admitPaid: (bucket, rules, payment) => next().admitPaid!(bucket, rules, payment),
+    voidPayment: (payment) => next().voidPayment!(payment),
     consumeOnce: (key, ttlMs) => next().consumeOnce(key, ttlMs),
     counter: (key, by, ttlMs) => next().counter(key, by, ttlMs),
     reconcile: () => next().reconcile(),
@@ -85,6 +87,73 @@ ledgerContract(VARIANTS[2], async (clock) => {
 });
 
 describe('deno kv ledger, beyond the contract', () => {
+  const day = '2026-03-01';
+  const payment = (paymentId: string, price = 2, cost = price) => ({
+    account: 'a',
+    price,
+    cost,
+    paymentId,
+    usage: { operation: 'transcript' },
+  });
+
+  it('answers a repeated payment with its first outcome, refusals included, and changes nothing', async () => {
+    const kv = await deno.openKv(':memory:');
+    try {
+      const clock = new ManualClock(`${day}T10:00:00.000Z`);
+      const ledger = createDenoKvLedger({ kv, clock });
+      const rules = [{ limit: 1, window: 60 }];
+      await ledger.grant('a', 10, 'g');
+      const first = await ledger.admitPaid!('acct:a', rules, payment('p1'));
+      expect(first.paid).toEqual({ ok: true, balance: 8 });
+      expect(await ledger.admitPaid!('acct:a', rules, payment('p1'))).toEqual(first);
+      const refused = await ledger.admitPaid!('acct:a', rules, payment('p2'));
+      expect(refused.decision.allowed).toBe(false);
+      clock.advance(60_000); // a new window: p2 would now be allowed, yet its repeat answers the refusal
+      expect(await ledger.admitPaid!('acct:a', rules, payment('p2'))).toEqual(refused);
+      expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+      expect(await ledger.usage!('a', [day])).toEqual([
+        { date: day, requests: 1, credits: 2, by_operation: { transcript: 1 } },
+      ]);
+    } finally {
+      kv.close();
+    }
+  });
+
+  it('voids a payment whose outcome was lost: its credits and metering come back, once', async () => {
+    const kv = await deno.openKv(':memory:');
+    try {
+      const ledger = createDenoKvLedger({ kv, clock: new ManualClock(`${day}T10:00:00.000Z`) });
+      await ledger.grant('a', 10, 'g');
+      await ledger.admitPaid!('acct:a', [], payment('kept', 1));
+      await ledger.admitPaid!('acct:a', [], payment('lost', 3));
+      await ledger.voidPayment!(payment('lost', 3));
+      await ledger.voidPayment!(payment('lost', 3)); // idempotent
+      expect(await ledger.credits('a')).toEqual({ balance: 9, reserved: 0, spent: 1, granted: 10 });
+      const once = [{ date: day, requests: 1, credits: 1, by_operation: { transcript: 1 } }];
+      expect(await ledger.usage!('a', [day])).toEqual(once);
+      expect(await ledger.usageTotals!([day])).toEqual(once);
+      // A voided payment stays void: sent again, it pays nothing.
+      await expect(ledger.admitPaid!('acct:a', [], payment('lost', 3))).rejects.toThrow(/voided/);
+      expect((await ledger.credits('a')).balance).toBe(9);
+    } finally {
+      kv.close();
+    }
+  });
+
+  it('voids a payment that never ran: sent later, it pays nothing', async () => {
+    const kv = await deno.openKv(':memory:');
+    try {
+      const ledger = createDenoKvLedger({ kv, clock: new ManualClock(`${day}T10:00:00.000Z`) });
+      await ledger.grant('a', 10, 'g');
+      await ledger.voidPayment!(payment('late'));
+      await expect(ledger.admitPaid!('acct:a', [], payment('late'))).rejects.toThrow(/voided/);
+      expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+      expect(await ledger.usage!('a', [day])).toEqual([]);
+    } finally {
+      kv.close();
+    }
+  });
+
   it('counts a hit over more rules than one getMany reads (12) in all of them or in none', async () => {
     const kv = await deno.openKv(':memory:');
     try {

@@ -23,6 +23,8 @@ const PURGE_LIMIT = 1000;
 /** Mutations per delete commit (KV allows 1000 per atomic operation). */
 const PURGE_BATCH = 200;
 const DAY_MS = 86_400_000;
+/** 2^64: KV sums are added modulo this. */
+const U64_WRAP = 1n << 64n;
 
 /** A 64-bit unsigned KV value (`Deno.KvU64`), as a sum reads back. */
 interface U64 {
@@ -51,6 +53,32 @@ export class KvUsage {
     ]) {
       out = out.sum(this.key(...scope, 'requests'), 1n).sum(this.key(...scope, `op:${operation}`), 1n);
       if (credits > 0) out = out.sum(this.key(...scope, 'credits'), BigInt(credits));
+    }
+    return out;
+  }
+
+  /**
+   * `ops` with one request of `operation` and its `credits` taken back on `day` for `account` (a
+   * voided payment): the same sums, subtracted (a KV sum wraps modulo 2^64, so adding 2^64 − n
+   * subtracts n).
+   */
+  remove(
+    ops: DenoKvAtomicOperation,
+    account: string,
+    day: string,
+    operation: string,
+    credits: number,
+  ): DenoKvAtomicOperation {
+    const minus = (n: number): bigint => U64_WRAP - BigInt(n);
+    let out = ops;
+    for (const scope of [
+      ['use', day, account],
+      ['use-all', day],
+    ]) {
+      out = out
+        .sum(this.key(...scope, 'requests'), minus(1))
+        .sum(this.key(...scope, `op:${operation}`), minus(1));
+      if (credits > 0) out = out.sum(this.key(...scope, 'credits'), minus(credits));
     }
     return out;
   }

@@ -17,7 +17,8 @@
  *   no `expireIn`: {@link Ledger.reconcile} returns them, through an index sorted by expiry.
  *
  * Keys under `prefix`: `acct,<account>` (balance, reserved, spent, granted), `hold,<id>` and
- * `hold-exp,<expiresAt>,<id>`, `reserved,<id>` (a reservation's first answer), `grant,<key>`,
+ * `hold-exp,<expiresAt>,<id>`, `reserved,<id>` (a reservation's first answer), `paid,<id>` (a
+ * payment's first answer, or `void`; see {@link Ledger.admitPaid}), `grant,<key>`,
  * `<windowKey>` (rate windows), `once,<key>`, `ctr,<key>`; usage metering (`use,…`, `use-all,…`)
  * and keys' last uses (`used,<key id>`) are described in `ledger-kv-usage.ts`.
  *
@@ -29,6 +30,7 @@ import { dayMemo } from '../../core/usage.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type {
   AccountCredits,
+  AdmitPaidResult,
   Ledger,
   RateDecision,
   RateRule,
@@ -67,6 +69,16 @@ interface Hold {
 }
 type Entry = DenoKvEntryMaybe<unknown>;
 
+/** What `paid,<id>` keeps of a payment: its answer, and what voiding it gives back. */
+interface PaidMemo {
+  outcome: AdmitPaidResult;
+  expiresAt: number;
+  /** The credits it spent and the day it was metered on, when it took effect. */
+  spent?: { cost: number; day: string };
+}
+
+/** How long a payment's answer is kept for repeats and voids (the port asks for a minute). */
+const PAYMENT_MEMO_MS = 120_000;
 /** Added to every `expireIn`, so that KV's cleanup never runs ahead of a logical lifetime. */
 const CLEANUP_MARGIN_MS = 60_000;
 /** Longest wait between two attempts (the waits double up to it, jittered). */
@@ -269,6 +281,62 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
           ops = ops.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
         });
         return (await commitIfUnchanged(entries, ops)) ? decision : RETRY;
+      });
+    },
+
+    admitPaid(bucket, rules, payment) {
+      const { account, price, cost, paymentId } = payment;
+      return retrying(`a:${account}`, 'admitPaid', async () => {
+        const now = clock.now();
+        const entries = await read([
+          key('paid', paymentId),
+          key('acct', account),
+          ...rules.map((rule, i) => key(windowKey(bucket, i, rule, now))),
+        ]);
+        const [memo, acct, ...windows] = entries as [Entry, Entry, ...Entry[]];
+        const seen = memo.value as PaidMemo | 'void' | null;
+        if (seen === 'void') throw new Error(`payment ${paymentId} was voided`);
+        if (seen && seen.expiresAt > now) return seen.outcome;
+        const counts = windows.map((entry) => (entry.value as number | null) ?? undefined);
+        const decision = evaluateHit(counts, rules, now);
+        let ops = kv.atomic();
+        const kept: PaidMemo = { outcome: { decision }, expiresAt: now + PAYMENT_MEMO_MS };
+        if (decision.allowed) {
+          windows.forEach((entry, i) => {
+            ops = ops.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
+          });
+          const c = (acct.value as AccountCredits | null) ?? ZERO;
+          if (c.balance < price) {
+            kept.outcome = { decision, paid: { ok: false, balance: c.balance } };
+          } else {
+            const day = dayOf(now);
+            if (cost > 0) ops = ops.set(acct.key, { ...c, balance: c.balance - cost, spent: c.spent + cost });
+            ops = usage.add(ops, account, day, payment.usage.operation, cost);
+            kept.outcome = { decision, paid: { ok: true, balance: c.balance - cost } };
+            kept.spent = { cost, day };
+          }
+        }
+        ops = ops.set(memo.key, kept, expireAfter(PAYMENT_MEMO_MS));
+        return (await commitIfUnchanged(entries, ops)) ? kept.outcome : RETRY;
+      });
+    },
+
+    voidPayment(payment) {
+      const { account, paymentId } = payment;
+      return retrying(`a:${account}`, 'voidPayment', async () => {
+        const entries = await read([key('paid', paymentId), key('acct', account)]);
+        const [memo, acct] = entries as [Entry, Entry];
+        const seen = memo.value as PaidMemo | 'void' | null;
+        if (seen === 'void') return undefined;
+        let ops = kv.atomic();
+        if (seen?.spent) {
+          const { cost, day } = seen.spent;
+          const c = (acct.value as AccountCredits | null) ?? ZERO;
+          if (cost > 0) ops = ops.set(acct.key, { ...c, balance: c.balance + cost, spent: c.spent - cost });
+          ops = usage.remove(ops, account, day, payment.usage.operation, cost);
+        }
+        ops = ops.set(memo.key, 'void', expireAfter(PAYMENT_MEMO_MS));
+        return (await commitIfUnchanged(entries, ops)) ? undefined : RETRY;
       });
     },
 
