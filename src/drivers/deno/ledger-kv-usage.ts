@@ -46,15 +46,7 @@ export class KvUsage {
     operation: string,
     credits: number,
   ): DenoKvAtomicOperation {
-    let out = ops;
-    for (const scope of [
-      ['use', day, account],
-      ['use-all', day],
-    ]) {
-      out = out.sum(this.key(...scope, 'requests'), 1n).sum(this.key(...scope, `op:${operation}`), 1n);
-      if (credits > 0) out = out.sum(this.key(...scope, 'credits'), BigInt(credits));
-    }
-    return out;
+    return this.count(ops, account, day, operation, credits, BigInt);
   }
 
   /**
@@ -69,16 +61,27 @@ export class KvUsage {
     operation: string,
     credits: number,
   ): DenoKvAtomicOperation {
-    const minus = (n: number): bigint => U64_WRAP - BigInt(n);
+    return this.count(ops, account, day, operation, credits, (n) => U64_WRAP - BigInt(n));
+  }
+
+  /** The sums of one request and its credits, each amount `n` added as `amount(n)`. */
+  private count(
+    ops: DenoKvAtomicOperation,
+    account: string,
+    day: string,
+    operation: string,
+    credits: number,
+    amount: (n: number) => bigint,
+  ): DenoKvAtomicOperation {
     let out = ops;
     for (const scope of [
       ['use', day, account],
       ['use-all', day],
     ]) {
       out = out
-        .sum(this.key(...scope, 'requests'), minus(1))
-        .sum(this.key(...scope, `op:${operation}`), minus(1));
-      if (credits > 0) out = out.sum(this.key(...scope, 'credits'), minus(credits));
+        .sum(this.key(...scope, 'requests'), amount(1))
+        .sum(this.key(...scope, `op:${operation}`), amount(1));
+      if (credits > 0) out = out.sum(this.key(...scope, 'credits'), amount(credits));
     }
     return out;
   }
