@@ -17,6 +17,7 @@ import { type Auth, presentedKey } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { AppContext, AppEnv, MountDeps } from './context.ts';
 import { clientGone } from './edge.ts';
+import { answerFromMemory, MEMORY_ONLY } from './from-memory.ts';
 import { cacheHeaders } from './headers.ts';
 import { queryValidator } from './query-memo.ts';
 import { LazyCall, RouteCallContext } from './route-call.ts';
@@ -137,30 +138,6 @@ export interface RouteSpec<
 
 /** Whether a reply came from the cache (and from which tier): it may then be free. */
 const cacheOf = (reply: Reply): CacheStatus | undefined => ('cache' in reply ? reply.cache : undefined);
-
-/** Thrown by {@link MEMORY_ONLY}'s signal: the handler needs upstream work. */
-class NeedsUpstream extends Error {}
-
-/**
- * The call of a handler run from memory alone: the cache asks for the call's signal only when it
- * has something to wait for (an L1 miss), and upstream work always does, so asking for it means
- * the answer is not in memory. The throw comes before any load starts.
- */
-const MEMORY_ONLY = new LazyCall(() => {
-  throw new NeedsUpstream('not in memory');
-});
-
-/**
- * The handler's reply when it made one from memory alone, else undefined: it needed upstream, or
- * it failed (the usual path runs it again, admitted and charged as always, and answers the same).
- */
-async function answerFromMemory(run: () => Promise<Reply>): Promise<Reply | undefined> {
-  try {
-    return await run();
-  } catch {
-    return undefined;
-  }
-}
 
 /** A mountable route. */
 export interface Route {

@@ -456,9 +456,9 @@ describe('get_transcript translate_to', () => {
 });
 
 describe('ledger steps of a tool call', () => {
-  it('admits and reserves a priced call in one ledger step, then commits it; a free page costs one hit', async () => {
+  it('admits and reserves a priced call in one ledger step, then commits it; a free page costs one hit; a cached first page is paid in one step', async () => {
     const steps: string[] = [];
-    const counted = new Set(['hit', 'admit', 'reserve', 'commit', 'release']);
+    const counted = new Set(['hit', 'admit', 'reserve', 'commit', 'release', 'admitPaid']);
     const inner = createEmbeddedLedger({ clock: systemClock });
     const ledger = new Proxy(inner, {
       get(target, name, receiver) {
@@ -500,6 +500,26 @@ describe('ledger steps of a tool call', () => {
       );
       expect(steps).toEqual(['hit']);
       expect(await adminBalance(key)).toBe(9);
+      // The first page again: made from memory, then admitted and paid in one step, as on REST.
+      steps.length = 0;
+      const again = structured(
+        await client.callTool({ name: 'get_transcript', arguments: { video: LONG, max_chars: 5000 } }),
+      );
+      expect(steps).toEqual(['admitPaid']);
+      expect({ ...again, next_cursor: null }).toEqual({ ...first, next_cursor: null });
+      expect(await adminBalance(key)).toBe(8);
+      // Over the balance, a cached first page is refused for free, in the same one step.
+      const poor = await createKey(0);
+      const poorClient = await connect('v2', poor, '2026-07-28');
+      steps.length = 0;
+      const refused = await poorClient.callTool({
+        name: 'get_transcript',
+        arguments: { video: LONG, max_chars: 5000 },
+      });
+      expect(errorText(refused)).toContain('insufficient_credits');
+      expect(steps).toEqual(['admitPaid']);
+      expect(await adminBalance(poor)).toBe(0);
+      await poorClient.close();
       await client.close();
     } finally {
       base = shared;

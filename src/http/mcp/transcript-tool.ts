@@ -159,49 +159,61 @@ function getTranscript(
     from = JSON.parse(token) as CursorToken;
     return 'free';
   };
-  return runTool(services, caller, 'transcripts:read', charge, async () => {
-    const result = await services.transcripts.get(
-      {
-        videoId,
-        languages,
-        policy,
-        format: format === 'markdown' ? 'markdown' : 'segments',
-        wordLevel: false,
-        ...(translateTo === undefined ? {} : { translateTo }),
-      },
-      caller.call,
-    );
-    const { doc } = result;
-    if (from && (from.language !== doc.language || from.kind !== doc.trackKind)) {
-      throw new ApiError(
-        'invalid_cursor',
-        'The transcript changed since this cursor was issued; start again.',
+  return runTool(
+    services,
+    caller,
+    'transcripts:read',
+    charge,
+    async (call) => {
+      const result = await services.transcripts.get(
+        {
+          videoId,
+          languages,
+          policy,
+          format: format === 'markdown' ? 'markdown' : 'segments',
+          wordLevel: false,
+          ...(translateTo === undefined ? {} : { translateTo }),
+        },
+        call,
       );
-    }
-    const units = transcriptUnits(doc, format);
-    const position: PagePosition = from ? { unit: from.unit, offset: from.offset } : { unit: 0, offset: 0 };
-    if (position.unit > units.length)
-      throw new ApiError('invalid_cursor', 'The cursor points past the transcript.');
-    const page = pageOf(units, isItemFormat(format), position, maxChars);
-    const next = page.next
-      ? await services.pager.encode(
-          'mcp.get_transcript',
-          filters(),
-          JSON.stringify({ ...page.next, language: doc.language, kind: doc.trackKind } satisfies CursorToken),
-        )
-      : null;
-    const data: Record<string, unknown> = {
-      video_id: doc.videoId,
-      language: doc.language,
-      ...(doc.translatedFrom === undefined ? {} : { translated_from: doc.translatedFrom }),
-      track_kind: doc.trackKind,
-      format,
-      title: doc.title ?? null,
-    };
-    if (page.content !== undefined) data.content = page.content;
-    if (page.segments !== undefined) data.segments = page.segments;
-    data.has_more = next !== null;
-    data.next_cursor = next;
-    return { data, cache: result.cache };
-  });
+      const { doc } = result;
+      if (from && (from.language !== doc.language || from.kind !== doc.trackKind)) {
+        throw new ApiError(
+          'invalid_cursor',
+          'The transcript changed since this cursor was issued; start again.',
+        );
+      }
+      const units = transcriptUnits(doc, format);
+      const position: PagePosition = from ? { unit: from.unit, offset: from.offset } : { unit: 0, offset: 0 };
+      if (position.unit > units.length)
+        throw new ApiError('invalid_cursor', 'The cursor points past the transcript.');
+      const page = pageOf(units, isItemFormat(format), position, maxChars);
+      const next = page.next
+        ? await services.pager.encode(
+            'mcp.get_transcript',
+            filters(),
+            JSON.stringify({
+              ...page.next,
+              language: doc.language,
+              kind: doc.trackKind,
+            } satisfies CursorToken),
+          )
+        : null;
+      const data: Record<string, unknown> = {
+        video_id: doc.videoId,
+        language: doc.language,
+        ...(doc.translatedFrom === undefined ? {} : { translated_from: doc.translatedFrom }),
+        track_kind: doc.trackKind,
+        format,
+        title: doc.title ?? null,
+      };
+      if (page.content !== undefined) data.content = page.content;
+      if (page.segments !== undefined) data.segments = page.segments;
+      data.has_more = next !== null;
+      data.next_cursor = next;
+      return { data, cache: result.cache };
+    },
+    // A first page is read from memory when it can (then admitted and paid in one ledger step).
+    true,
+  );
 }
