@@ -2,10 +2,10 @@
  * One MCP tool call through the same pipeline as a REST call: scope check, the tool's charge
  * worked out from its arguments, rate limits and daily cap fused with the reservation of a priced
  * operation (`admit`), then work → commit (`charge`); or, for a tool that reads the cache, an
- * answer made from memory first and admitted and paid in one ledger step (`from-memory.ts`). Success is a result with
- * `structuredContent` and the same data as a JSON text block; every failure (`ApiError`:
- * unavailable video, no captions, 402, 429, upstream blocked…) is an `isError` result naming the
- * code and whether to retry, and is free.
+ * answer made from memory first and admitted and paid in one ledger step (`from-memory.ts`).
+ * Success is a result with `structuredContent` and the same data as a JSON text block; every
+ * failure (`ApiError`: unavailable video, no captions, 402, 429, upstream blocked…) is an
+ * `isError` result naming the code and whether to retry, and is free.
  * @module
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
