@@ -38,7 +38,13 @@ import type {
   UsageTag,
 } from '../../ports/ledger.ts';
 import { systemClock } from '../system.ts';
-import type { DenoKv, DenoKvEntryMaybe, DenoKvKey, DenoKvKeyPart } from './kv-types.ts';
+import type {
+  DenoKv,
+  DenoKvAtomicOperation,
+  DenoKvEntryMaybe,
+  DenoKvKey,
+  DenoKvKeyPart,
+} from './kv-types.ts';
 import { KvUsage } from './ledger-kv-usage.ts';
 
 export type {
@@ -187,6 +193,29 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
     });
   }
 
+  /** The keys of `bucket`'s windows under `rules` at `now`, one per rule. */
+  const windowKeys = (bucket: string, rules: readonly RateRule[], now: number): DenoKvKey[] =>
+    rules.map((rule, i) => key(windowKey(bucket, i, rule, now)));
+
+  /** The hit counts read from the windows' entries (undefined: no hit yet). */
+  const countsOf = (windows: readonly Entry[]): (number | undefined)[] =>
+    windows.map((entry) => (entry.value as number | null) ?? undefined);
+
+  /** `ops` with an allowed hit counted in every window, each kept until its window ends. */
+  function countHit(
+    ops: DenoKvAtomicOperation,
+    windows: readonly Entry[],
+    counts: readonly (number | undefined)[],
+    rules: readonly RateRule[],
+    now: number,
+  ): DenoKvAtomicOperation {
+    let out = ops;
+    windows.forEach((entry, i) => {
+      out = out.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
+    });
+    return out;
+  }
+
   return {
     async credits(account) {
       const [acct] = await read([key('acct', account)]);
@@ -267,8 +296,8 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
     hit(bucket: string, rules: readonly RateRule[]): Promise<RateDecision> {
       return retrying(`r:${bucket}`, 'hit', async () => {
         const now = clock.now();
-        const entries = await read(rules.map((rule, i) => key(windowKey(bucket, i, rule, now))));
-        const counts = entries.map((entry) => (entry.value as number | null) ?? undefined);
+        const entries = await read(windowKeys(bucket, rules, now));
+        const counts = countsOf(entries);
         const decision = evaluateHit(counts, rules, now);
         if (!decision.allowed) {
           // A refusal writes nothing, but reads spread over several getMany calls must still
@@ -276,10 +305,7 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
           const consistent = entries.length <= READ_BATCH || (await commitIfUnchanged(entries));
           return consistent ? decision : RETRY;
         }
-        let ops = kv.atomic();
-        entries.forEach((entry, i) => {
-          ops = ops.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
-        });
+        const ops = countHit(kv.atomic(), entries, counts, rules, now);
         return (await commitIfUnchanged(entries, ops)) ? decision : RETRY;
       });
     },
@@ -291,20 +317,18 @@ export function createDenoKvLedger(options: DenoKvLedgerOptions): Ledger {
         const entries = await read([
           key('paid', paymentId),
           key('acct', account),
-          ...rules.map((rule, i) => key(windowKey(bucket, i, rule, now))),
+          ...windowKeys(bucket, rules, now),
         ]);
         const [memo, acct, ...windows] = entries as [Entry, Entry, ...Entry[]];
         const seen = memo.value as PaidMemo | 'void' | null;
         if (seen === 'void') throw new Error(`payment ${paymentId} was voided`);
         if (seen && seen.expiresAt > now) return seen.outcome;
-        const counts = windows.map((entry) => (entry.value as number | null) ?? undefined);
+        const counts = countsOf(windows);
         const decision = evaluateHit(counts, rules, now);
         let ops = kv.atomic();
         const kept: PaidMemo = { outcome: { decision }, expiresAt: now + PAYMENT_MEMO_MS };
         if (decision.allowed) {
-          windows.forEach((entry, i) => {
-            ops = ops.set(entry.key, (counts[i] ?? 0) + 1, expireAfter(windowOf(rules[i]!, now).end - now));
-          });
+          ops = countHit(ops, windows, counts, rules, now);
           const c = (acct.value as AccountCredits | null) ?? ZERO;
           if (c.balance < price) {
             kept.outcome = { decision, paid: { ok: false, balance: c.balance } };
