@@ -10,7 +10,7 @@ import type { Operation } from '../core/pricing.ts';
 import { rateLimitApiError, rateLimitHeaders } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
 import { hasScope, type Principal, type Scope } from '../services/accounts.ts';
-import { insufficientCredits } from '../services/billing.ts';
+import { ensurePaid } from '../services/billing.ts';
 import type { CacheStatus } from '../services/cache.ts';
 import { deadlineSignal } from '../services/context.ts';
 import { type Auth, presentedKey } from './auth.ts';
@@ -258,8 +258,7 @@ export function defineRoute<
           if (reply) {
             const payment = await services.billing.payReady(principal, op, reservationId, cacheOf(reply));
             headers = rateLimitHeaders(payment.decision, rules);
-            if (!payment.decision.allowed) throw rateLimitApiError(payment.decision, rules);
-            if (!payment.paid) throw insufficientCredits(payment.price, payment.balance);
+            ensurePaid(payment, rules);
             charged = payment.charged;
           } else {
             const decision = await services.billing.admit(principal, { op, reservationId });

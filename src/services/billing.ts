@@ -6,8 +6,16 @@
  * @module
  */
 import { type BillingSettings, chargeFor, type Operation, type Pricing } from '../core/pricing.ts';
+import { rateLimitApiError } from '../core/ratelimit.ts';
 import { ApiError } from '../errors.ts';
-import type { AdmitPaidResult, AdmitPayment, Ledger, RateDecision, ReserveResult } from '../ports/ledger.ts';
+import type {
+  AdmitPaidResult,
+  AdmitPayment,
+  Ledger,
+  RateDecision,
+  RateRule,
+  ReserveResult,
+} from '../ports/ledger.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Principal } from './accounts.ts';
 import type { CacheStatus } from './cache.ts';
@@ -72,6 +80,12 @@ export interface ReadyPayment {
   balance: number;
   /** The credits charged (0 when refused, or for a free answer). */
   charged: number;
+}
+
+/** Throws the refusal of a ready payment: 429 past the plan's `rules`, 402 short of the price. */
+export function ensurePaid(payment: ReadyPayment, rules: readonly RateRule[]): void {
+  if (!payment.decision.allowed) throw rateLimitApiError(payment.decision, rules);
+  if (!payment.paid) throw insufficientCredits(payment.price, payment.balance);
 }
 
 /** A ledger failure: the call cannot be accounted for, so it is refused before any work. */

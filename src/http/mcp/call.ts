@@ -13,7 +13,7 @@ import type { Operation } from '../../core/pricing.ts';
 import { rateLimitApiError } from '../../core/ratelimit.ts';
 import { ApiError } from '../../errors.ts';
 import { hasScope, type Principal, type Scope } from '../../services/accounts.ts';
-import { insufficientCredits } from '../../services/billing.ts';
+import { ensurePaid } from '../../services/billing.ts';
 import type { CacheStatus } from '../../services/cache.ts';
 import { asApiError } from '../../services/context.ts';
 import type { Services } from '../../services/index.ts';
@@ -121,7 +121,6 @@ async function payReady(
   ready: ToolOutput,
 ): Promise<CallToolResult> {
   const payment = await services.billing.payReady(principal, op, caller.requestId, ready.cache);
-  if (!payment.decision.allowed) throw rateLimitApiError(payment.decision, principal.plan.rules);
-  if (!payment.paid) throw insufficientCredits(payment.price, payment.balance);
+  ensurePaid(payment, principal.plan.rules);
   return toolResult(ready.data);
 }
