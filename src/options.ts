@@ -19,7 +19,7 @@ import type { Mailer } from './ports/mailer.ts';
 import type { Random } from './ports/random.ts';
 import type { Upstream } from './ports/upstream.ts';
 import type { BatchJobSettings } from './services/batch-jobs.ts';
-import type { CacheTtls } from './services/cache.ts';
+import type { CacheTtls, TranscriptBodies } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
 import type { HostLookup } from './services/webhooks.ts';
 
@@ -117,7 +117,7 @@ export interface AppOptions {
    * takes a Blob as it is, so the Bun adapter sets `blob`; `@hono/node-server` writes bytes as
    * they are.
    */
-  transcriptBodies?: 'bytes' | 'blob';
+  transcriptBodies?: TranscriptBodies;
   /** HMAC secret for cursors and sign-up codes (≥ 32 bytes). Default: generated once and kept in `kv`. */
   secret?: string | Uint8Array;
   /** Bearer token for `/admin/*`. Unset = only keys with the `admin` scope may use it. */

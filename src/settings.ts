@@ -24,7 +24,7 @@ import {
 import { resolveSignupSettings, type SignupSettings } from './core/signup-settings.ts';
 import type { AppOptions, Limits, RouteSet } from './options.ts';
 import type { BatchJobSettings } from './services/batch-jobs.ts';
-import type { CacheTtls } from './services/cache.ts';
+import type { CacheTtls, TranscriptBodies } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
 
 /** The default cache lifetimes. */
@@ -66,7 +66,7 @@ export interface Settings {
   billing: Readonly<BillingSettings>;
   cache: { memoryBytes: number; staleMs: number; ttl: CacheTtls };
   /** How rendered transcripts are kept and answered (`AppOptions.transcriptBodies`). */
-  transcriptBodies: 'bytes' | 'blob';
+  transcriptBodies: TranscriptBodies;
   limits: Limits;
   /** Trusted reverse proxies in front (0 = none). */
   trustProxy: number;

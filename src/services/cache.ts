@@ -41,6 +41,9 @@ interface Entry {
  */
 export type RenderedBody = Uint8Array | Blob;
 
+/** Which form rendered transcripts are kept and answered in (`AppOptions.transcriptBodies`). */
+export type TranscriptBodies = 'bytes' | 'blob';
+
 const bodySize = (body: RenderedBody): number => (body instanceof Uint8Array ? body.byteLength : body.size);
 
 /** A rendered form of a value, and the other values (by identity) it was made from. */

@@ -27,6 +27,7 @@ import {
   combineStatus,
   type RenderedBody,
   type ResponseCache,
+  type TranscriptBodies,
 } from './cache.ts';
 import { type CallContext, upstreamOptions } from './context.ts';
 
@@ -61,7 +62,7 @@ export interface TranscriptsDeps {
   /** Deadline for shared upstream loads (they outlive any one caller). */
   deadlineMs: number;
   /** How rendered transcripts are kept and answered (`AppOptions.transcriptBodies`). Default: bytes. */
-  bodies?: 'bytes' | 'blob';
+  bodies?: TranscriptBodies;
 }
 
 /** A rendered transcript: its `Content-Type`, and its UTF-8 body as bytes or as a Blob of them. */
