@@ -16,6 +16,7 @@ import { putSeconds } from './digits.ts';
 import { hasRealWords } from './json.ts';
 import { fragment, putEndKey, putFragment, putStartKey, putWordKey } from './json-keys.ts';
 import { writeEvents } from './json3-writer.ts';
+import { readWordsAhead } from './read-ahead.ts';
 import { toMs } from './time.ts';
 import { putString, Utf8Buffer } from './utf8-buffer.ts';
 
@@ -58,6 +59,7 @@ function copyDigits(bytes: Uint8Array, view: DataView, p: number, from: number, 
 
 /** Writes the words, comma-separated, and the closing `]}` of their segment. */
 function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
+  readWordsAhead(words);
   let bytes = out.bytes;
   let view = out.view;
   let limit = bytes.length;
