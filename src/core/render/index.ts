@@ -21,7 +21,7 @@ import type { TranscriptDoc } from '../transcript.ts';
 import { hasRealWords, segmentsJson, type TranscriptJson, transcriptJson } from './json.ts';
 import { writeTranscriptJson } from './json-writer.ts';
 import { renderMarkdown, writeMarkdown } from './markdown.ts';
-import { sentences, sentencesJson } from './sentences.ts';
+import { eachSentence, sentencesJson } from './sentences.ts';
 import { writeSubtitles } from './subtitles.ts';
 import { renderText, writeText } from './text.ts';
 import type { Utf8Buffer } from './utf8-buffer.ts';
@@ -115,7 +115,11 @@ function jsonBody(doc: TranscriptDoc, format: JsonTranscriptFormat, options: Ren
     case 'word_timestamps':
       return writeTranscriptJson(doc, doc.segments, words);
     case 'sentences':
-      return writeTranscriptJson(doc, sentences(doc, options.wordLevel), options.wordLevel && words);
+      return writeTranscriptJson(
+        doc,
+        (visit) => eachSentence(doc, options.wordLevel, visit),
+        options.wordLevel && words,
+      );
     case 'json3':
       return writeTranscriptJson(doc, doc.segments, options.wordLevel && words, doc.events);
   }

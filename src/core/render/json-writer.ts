@@ -107,35 +107,57 @@ function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
   out.ascii(']}');
 }
 
-function writeSegments(out: Utf8Buffer, segments: readonly TimedSegment[], withWords: boolean): void {
-  for (let i = 0; i < segments.length; i++) {
-    const s = segments[i]!;
-    let bytes = out.room(s.text.length * 3 + 128);
-    let at = putFragment(out.view, out.length, i === 0 ? FIRST_SEGMENT : NEXT_SEGMENT);
-    const after = putString(bytes, at, s.text);
-    if (after < 0) {
-      out.length = at;
-      out.jsonString(s.text);
-      bytes = out.room(128);
-      at = out.length;
-    } else {
-      at = after;
-    }
-    const start = toMs(s.start);
-    let end = toMs(s.end);
-    if (end < start) end = start;
-    const view = out.view;
-    at = putSeconds(bytes, putStartKey(view, at), start);
-    at = putSeconds(bytes, putEndKey(view, at), end);
-    at = putSeconds(bytes, putFragment(view, at, DURATION), end - start);
-    if (withWords) {
-      out.length = putFragment(view, at, WORDS);
-      writeWords(out, s.words ?? NO_WORDS);
-    } else {
-      bytes[at++] = 0x7d;
-      out.length = at;
-    }
+/** Writes one segment; `first`: no comma before it. */
+function writeSegment(out: Utf8Buffer, s: TimedSegment, first: boolean, withWords: boolean): void {
+  let bytes = out.room(s.text.length * 3 + 128);
+  let at = putFragment(out.view, out.length, first ? FIRST_SEGMENT : NEXT_SEGMENT);
+  const after = putString(bytes, at, s.text);
+  if (after < 0) {
+    out.length = at;
+    out.jsonString(s.text);
+    bytes = out.room(128);
+    at = out.length;
+  } else {
+    at = after;
   }
+  const start = toMs(s.start);
+  let end = toMs(s.end);
+  if (end < start) end = start;
+  const view = out.view;
+  at = putSeconds(bytes, putStartKey(view, at), start);
+  at = putSeconds(bytes, putEndKey(view, at), end);
+  at = putSeconds(bytes, putFragment(view, at, DURATION), end - start);
+  if (withWords) {
+    out.length = putFragment(view, at, WORDS);
+    writeWords(out, s.words ?? NO_WORDS);
+  } else {
+    bytes[at++] = 0x7d;
+    out.length = at;
+  }
+}
+
+/**
+ * Segments made one at a time: calls `visit` with each, in order. A writer given these writes
+ * each segment as it is made, so none outlives its writing: built into an array first, the
+ * sentences of a 10-hour transcript outlived several young-generation collections, each of which
+ * copied them (about a third of that render's time).
+ */
+export type SegmentStream = (visit: (segment: TimedSegment) => void) => void;
+
+function writeSegments(
+  out: Utf8Buffer,
+  segments: readonly TimedSegment[] | SegmentStream,
+  withWords: boolean,
+): void {
+  if (typeof segments === 'function') {
+    let first = true;
+    segments((segment) => {
+      writeSegment(out, segment, first, withWords);
+      first = false;
+    });
+    return;
+  }
+  for (let i = 0; i < segments.length; i++) writeSegment(out, segments[i]!, i === 0, withWords);
 }
 
 /** A size estimate in code bytes, so that the buffer rarely grows. */
@@ -154,17 +176,19 @@ function estimate(
 }
 
 /**
- * The Transcript JSON of `doc` around `segments` (the document's own, or `sentences`), with
- * each segment's words when `withWords` (missing words: `[]`) and `events` when given, written
+ * The Transcript JSON of `doc` around `segments` (the document's own, or its sentences as they
+ * are made; the size is then estimated from the document's segments, which hold the same text
+ * and words), with each segment's words when `withWords` (missing words: `[]`) and `events` when given, written
  * into a new buffer: the caller takes the result with `done()` (a string) or `doneBytes()`.
  */
 export function writeTranscriptJson(
   doc: TranscriptDoc,
-  segments: readonly TimedSegment[],
+  segments: readonly TimedSegment[] | SegmentStream,
   withWords: boolean,
   events?: readonly Json3Event[],
 ): Utf8Buffer {
-  const out = new Utf8Buffer(estimate(segments, withWords, events ?? []));
+  const sized = typeof segments === 'function' ? doc.segments : segments;
+  const out = new Utf8Buffer(estimate(sized, withWords, events ?? []));
   out.ascii('{"video_id":');
   out.jsonString(doc.videoId);
   out.ascii(',"language":');

@@ -85,9 +85,19 @@ export function sentencesJson(doc: TranscriptDoc, wordLevel: boolean): SegmentJs
  * `Word` objects when `wordLevel` and the words are real (the JSON writer rounds them).
  */
 export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
+  const out: Sentence[] = [];
+  eachSentence(doc, wordLevel, (sentence) => out.push(sentence));
+  return out;
+}
+
+/** The sentences of {@link sentences}, given to `visit` one by one as they are made. */
+export function eachSentence(
+  doc: TranscriptDoc,
+  wordLevel: boolean,
+  visit: (sentence: Sentence) => void,
+): void {
   const timedByWords = hasRealWords(doc);
   const attach = wordLevel && timedByWords;
-  const out: Sentence[] = [];
   // The sentence so far: its pieces and separators, joined once (one flat string) by flush;
   // its length and last code unit are kept aside.
   const parts: string[] = [];
@@ -102,7 +112,7 @@ export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
     const text = parts.length === 1 ? parts[0]! : parts.join('');
     const sentence: Sentence = { text, start: startMs / 1000, end: Math.max(startMs, endMs) / 1000 };
     if (attach) sentence.words = words;
-    out.push(sentence);
+    visit(sentence);
     parts.length = 0;
     length = 0;
     words = [];
@@ -165,7 +175,6 @@ export function sentences(doc: TranscriptDoc, wordLevel: boolean): Sentence[] {
     if (length >= MAX_SENTENCE_CHARS) flush();
   }
   flush();
-  return out;
 }
 
 /** The end of the last word, never before the first word's start. */
