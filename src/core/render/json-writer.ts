@@ -16,7 +16,7 @@ import { putSeconds } from './digits.ts';
 import { hasRealWords } from './json.ts';
 import { fragment, putEndKey, putFragment, putStartKey, putWordKey } from './json-keys.ts';
 import { writeEvents } from './json3-writer.ts';
-import { readWordsAhead } from './read-ahead.ts';
+import { readSegmentsAhead, readWordsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
 import { toMs } from './time.ts';
 import { putString, Utf8Buffer } from './utf8-buffer.ts';
 
@@ -157,7 +157,10 @@ function writeSegments(
     });
     return;
   }
-  for (let i = 0; i < segments.length; i++) writeSegment(out, segments[i]!, i === 0, withWords);
+  for (let i = 0; i < segments.length; i++) {
+    if (i % SEGMENTS_AHEAD === 0) readSegmentsAhead(segments, i);
+    writeSegment(out, segments[i]!, i === 0, withWords);
+  }
 }
 
 /** A size estimate in code bytes, so that the buffer rarely grows. */

@@ -19,6 +19,7 @@
 import type { Segment } from '../transcript.ts';
 import { srtCueText, vttCueText } from './cue-text.ts';
 import { putInteger, putPadded, putPadded2 } from './digits.ts';
+import { readSegmentsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
 import { toMs } from './time.ts';
 import { putUtf8, Utf8Buffer } from './utf8-buffer.ts';
 
@@ -125,6 +126,7 @@ function writeCues(
   const order = sorted?.order;
   let previous = 0;
   for (let k = 0; k < segments.length; k++) {
+    if (order === undefined && k % SEGMENTS_AHEAD === 0) readSegmentsAhead(segments, k);
     const i = order === undefined ? k : order[k]!;
     const segment = segments[i]!;
     const startMs = sorted === undefined ? toMs(segment.start) : sorted.starts[i]!;

@@ -6,6 +6,7 @@
 
 import type { Segment } from '../transcript.ts';
 import { oneLine } from './inline.ts';
+import { readSegmentsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
 import { Utf8Buffer } from './utf8-buffer.ts';
 import { ChunkedUtf8Writer } from './utf8-chunks.ts';
 
@@ -35,7 +36,10 @@ export function renderText(segments: readonly Segment[]): string {
 export function writeText(segments: readonly Segment[]): Utf8Buffer {
   const out = new Utf8Buffer(segments.length * EXPECTED_BYTES_PER_SEGMENT);
   const writer = new ChunkedUtf8Writer(out);
-  for (let i = 0; i < segments.length; i++) writer.write(`${oneLine(segments[i]!.text)}\n`);
+  for (let i = 0; i < segments.length; i++) {
+    if (i % SEGMENTS_AHEAD === 0) readSegmentsAhead(segments, i);
+    writer.write(`${oneLine(segments[i]!.text)}\n`);
+  }
   writer.flush();
   return out;
 }
