@@ -17,6 +17,8 @@
  * @module
  */
 
+import { putCodePoint } from './utf8-buffer.ts';
+
 const SRT_HAZARD = /[\r\n\0]|-->/;
 const VTT_HAZARD = /[\r\n\0&<>]/;
 const NEWLINES = /\r\n|\r|\n/;
@@ -58,4 +60,58 @@ export function vttCueText(text: string): string {
   if (!VTT_HAZARD.test(trimmed)) return trimmed;
   const clean = cleanCueText(trimmed);
   return clean.replace(VTT_SPECIAL, vttEntity);
+}
+
+/** ASCII characters after which a text needs {@link srtCueText}: line breaks, NUL, and `>` (of `-->`). */
+const SRT_STOPS = asciiSet('\r\n\0>');
+/** ASCII characters after which a text needs {@link vttCueText}: line breaks, NUL, `&`, `<`, `>`. */
+const VTT_STOPS = asciiSet('\r\n\0&<>');
+
+function asciiSet(chars: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) set[chars.charCodeAt(i)] = 1;
+  return set;
+}
+
+/** Whether `trim()` removes the character `c` (ECMAScript WhiteSpace and LineTerminator). */
+function trimmable(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * Writes the SRT (`vtt` false) or WebVTT payload of a segment text as UTF-8 at `at` when the text
+ * is already a payload: no padding, nothing to normalise or escape, no surrogates. Returns the
+ * new position, or -1 (having written scratch bytes) when the text needs {@link srtCueText} or
+ * {@link vttCueText}. One pass over the text instead of a hazard search, a trim and a copy (most
+ * caption texts are plain). Needs room for 3 bytes per code unit.
+ */
+export function putPlainCueText(bytes: Uint8Array, at: number, text: string, vtt: boolean): number {
+  const n = text.length;
+  if (n === 0) return at;
+  if (trimmable(text.charCodeAt(0)) || trimmable(text.charCodeAt(n - 1))) return -1;
+  const stops = vtt ? VTT_STOPS : SRT_STOPS;
+  let p = at;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (stops[c] === 1) return -1;
+      bytes[p++] = c;
+    } else if (c < 0xd800 || c > 0xdfff) {
+      p = putCodePoint(bytes, p, c);
+    } else {
+      return -1;
+    }
+  }
+  return p;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Segment } from '../transcript.ts';
-import { cleanCueText, srtCueText, vttCueText } from './cue-text.ts';
+import { cleanCueText, putPlainCueText, srtCueText, vttCueText } from './cue-text.ts';
 import { renderSrt, renderVtt, subtitleCues } from './subtitles.ts';
 import { MAX_MS } from './time.ts';
 
@@ -140,5 +140,79 @@ describe('cue text', () => {
     expect(cleanCueText(input)).toBe(clean);
     expect(srtCueText(input)).toBe(srt);
     expect(vttCueText(input)).toBe(vtt);
+  });
+});
+
+describe('putPlainCueText (the one-pass payload writer)', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const written = (text: string, vtt: boolean): Uint8Array | undefined => {
+    const bytes = new Uint8Array(text.length * 3 + 8);
+    const end = putPlainCueText(bytes, 4, text, vtt);
+    return end < 0 ? undefined : bytes.subarray(4, end);
+  };
+  // Texts built from what the payload rules care about: edges that trim() removes (and some
+  // it keeps), line breaks, NUL, `-->`, markup characters, non-ASCII and surrogates.
+  const piece = fc.constantFrom(
+    'a',
+    'word',
+    ' ',
+    '\t',
+    '\v',
+    '\f',
+    '\r',
+    '\n',
+    '\0',
+    '\u0085',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u200a',
+    '\u200b',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\ufeff',
+    '\u0001',
+    '-',
+    '>',
+    '-->',
+    '&',
+    '<',
+    'é',
+    '漢字',
+    '\ud83d\ude00',
+    '\ud800',
+    '\udc00',
+  );
+  const text = fc.oneof(
+    fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+    fc.string({ unit: 'binary' }),
+  );
+
+  it('writes exactly the UTF-8 of srtCueText / vttCueText, or declines (-1)', () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (t, vtt) => {
+        const bytes = written(t, vtt);
+        if (bytes !== undefined) expect(bytes).toEqual(encode(vtt ? vttCueText(t) : srtCueText(t)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes plain caption text in one pass, non-ASCII included, and declines what needs rules', () => {
+    for (const plain of ['so we went there', 'naïve café', '日本語の字幕', '']) {
+      expect(written(plain, false)).toEqual(encode(plain));
+      expect(written(plain, true)).toEqual(encode(plain));
+    }
+    expect(written('a > b', false)).toBeUndefined(); // `>` may end a `-->`: the rules decide
+    for (const ruled of [' padded', 'padded\u3000', 'two\nlines', 'x --> y', 'nul\0', 'pair \ud83d\ude00']) {
+      expect(written(ruled, false)).toBeUndefined();
+      expect(written(ruled, true)).toBeUndefined();
+    }
+    expect(written('<i>a</i>', true)).toBeUndefined();
+    expect(written('a & b', true)).toBeUndefined();
+    expect(written('a & b', false)).toEqual(encode('a & b'));
   });
 });

@@ -17,7 +17,7 @@
  */
 
 import type { Segment } from '../transcript.ts';
-import { srtCueText, vttCueText } from './cue-text.ts';
+import { putPlainCueText, srtCueText, vttCueText } from './cue-text.ts';
 import { putInteger, putPadded, putPadded2 } from './digits.ts';
 import { readSegmentsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
 import { toMs } from './time.ts';
@@ -134,8 +134,8 @@ function writeCues(
     previous = startMs;
     let endMs = toMs(segment.end);
     if (endMs < startMs) endMs = startMs;
-    const text = vtt ? vttCueText(segment.text) : srtCueText(segment.text);
-    const bytes = out.room(text.length * 3 + 64);
+    const raw = segment.text;
+    let bytes = out.room(raw.length * 3 + 64);
     let at = out.length;
     if (k > 0) bytes[at++] = 0x0a;
     if (!vtt) {
@@ -150,7 +150,16 @@ function writeCues(
     bytes[at + 4] = 0x20;
     at = putClock(bytes, at + 5, endMs, sep);
     bytes[at++] = 0x0a;
-    at = putUtf8(bytes, at, text);
+    const plain = putPlainCueText(bytes, at, raw, vtt);
+    if (plain >= 0) {
+      at = plain;
+    } else {
+      // Rare: the text needs normalising or escaping (see cue-text.ts).
+      const text = vtt ? vttCueText(raw) : srtCueText(raw);
+      out.length = at;
+      bytes = out.room(text.length * 3 + 1);
+      at = putUtf8(bytes, at, text);
+    }
     bytes[at++] = 0x0a;
     out.length = at;
   }

@@ -130,7 +130,7 @@ export function putAscii(bytes: Uint8Array, at: number, text: string): number {
 }
 
 /** Writes a code point ≥ 0x80 as UTF-8 at `p`; returns the new position. */
-function putCodePoint(bytes: Uint8Array, p: number, cp: number): number {
+export function putCodePoint(bytes: Uint8Array, p: number, cp: number): number {
   if (cp < 0x800) {
     bytes[p] = 0xc0 | (cp >> 6);
     bytes[p + 1] = 0x80 | (cp & 0x3f);
