@@ -180,9 +180,10 @@ function estimate(
 
 /**
  * The Transcript JSON of `doc` around `segments` (the document's own, or its sentences as they
- * are made; the size is then estimated from the document's segments, which hold the same text
- * and words), with each segment's words when `withWords` (missing words: `[]`) and `events` when given, written
- * into a new buffer: the caller takes the result with `done()` (a string) or `doneBytes()`.
+ * are made: the size is then estimated from the document's segments, which hold the same text
+ * and words), with each segment's words when `withWords` (missing words: `[]`) and `events`
+ * when given, written into a new buffer: the caller takes the result with `done()` (a string)
+ * or `doneBytes()`.
  */
 export function writeTranscriptJson(
   doc: TranscriptDoc,
