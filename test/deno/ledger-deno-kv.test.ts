@@ -95,12 +95,21 @@ describe('deno kv ledger, beyond the contract', () => {
     paymentId,
     usage: { operation: 'transcript' },
   });
-
-  it('answers a repeated payment with its first outcome, refusals included, and changes nothing', async () => {
+  /** Runs `test` on a ledger over a fresh in-memory KV whose clock starts at 10:00 on `day`. */
+  const withLedger = async (
+    test: (env: { kv: DenoKv; clock: ManualClock; ledger: Ledger }) => Promise<void>,
+  ): Promise<void> => {
     const kv = await deno.openKv(':memory:');
     try {
       const clock = new ManualClock(`${day}T10:00:00.000Z`);
-      const ledger = createDenoKvLedger({ kv, clock });
+      await test({ kv, clock, ledger: createDenoKvLedger({ kv, clock }) });
+    } finally {
+      kv.close();
+    }
+  };
+
+  it('answers a repeated payment with its first outcome, refusals included, and changes nothing', () =>
+    withLedger(async ({ clock, ledger }) => {
       const rules = [{ limit: 1, window: 60 }];
       await ledger.grant('a', 10, 'g');
       const first = await ledger.admitPaid!('acct:a', rules, payment('p1'));
@@ -114,15 +123,10 @@ describe('deno kv ledger, beyond the contract', () => {
       expect(await ledger.usage!('a', [day])).toEqual([
         { date: day, requests: 1, credits: 2, by_operation: { transcript: 1 } },
       ]);
-    } finally {
-      kv.close();
-    }
-  });
+    }));
 
-  it('voids a payment whose outcome was lost: its credits and metering come back, once', async () => {
-    const kv = await deno.openKv(':memory:');
-    try {
-      const ledger = createDenoKvLedger({ kv, clock: new ManualClock(`${day}T10:00:00.000Z`) });
+  it('voids a payment whose outcome was lost: its credits and metering come back, once', () =>
+    withLedger(async ({ ledger }) => {
       await ledger.grant('a', 10, 'g');
       await ledger.admitPaid!('acct:a', [], payment('kept', 1));
       await ledger.admitPaid!('acct:a', [], payment('lost', 3));
@@ -135,29 +139,19 @@ describe('deno kv ledger, beyond the contract', () => {
       // A voided payment stays void: sent again, it pays nothing.
       await expect(ledger.admitPaid!('acct:a', [], payment('lost', 3))).rejects.toThrow(/voided/);
       expect((await ledger.credits('a')).balance).toBe(9);
-    } finally {
-      kv.close();
-    }
-  });
+    }));
 
-  it('voids a payment that never ran: sent later, it pays nothing', async () => {
-    const kv = await deno.openKv(':memory:');
-    try {
-      const ledger = createDenoKvLedger({ kv, clock: new ManualClock(`${day}T10:00:00.000Z`) });
+  it('voids a payment that never ran: sent later, it pays nothing', () =>
+    withLedger(async ({ ledger }) => {
       await ledger.grant('a', 10, 'g');
       await ledger.voidPayment!(payment('late'));
       await expect(ledger.admitPaid!('acct:a', [], payment('late'))).rejects.toThrow(/voided/);
       expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
       expect(await ledger.usage!('a', [day])).toEqual([]);
-    } finally {
-      kv.close();
-    }
-  });
+    }));
 
-  it('counts a hit over more rules than one getMany reads (12) in all of them or in none', async () => {
-    const kv = await deno.openKv(':memory:');
-    try {
-      const ledger = createDenoKvLedger({ kv, clock: new ManualClock('2026-03-01T10:00:00.000Z') });
+  it('counts a hit over more rules than one getMany reads (12) in all of them or in none', () =>
+    withLedger(async ({ ledger }) => {
       const rules = Array.from({ length: 12 }, (_, i) => ({ limit: i === 11 ? 2 : 3, window: 60 * (i + 1) }));
       const decisions = await Promise.all(Array.from({ length: 10 }, () => ledger.hit('wide', rules)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(2);
@@ -165,16 +159,10 @@ describe('deno kv ledger, beyond the contract', () => {
       expect(refused.blockedBy).toBe(11);
       // Refused hits were counted nowhere: every other rule has exactly one hit left.
       expect(refused.rules.slice(0, 11).map((r) => r.remaining)).toEqual(Array(11).fill(1));
-    } finally {
-      kv.close();
-    }
-  });
+    }));
 
-  it('deletes usage days older than 100 days on the first reconciliation of a day, and no others', async () => {
-    const kv = await deno.openKv(':memory:');
-    try {
-      const clock = new ManualClock('2026-03-01T10:00:00.000Z');
-      const ledger = createDenoKvLedger({ kv, clock });
+  it('deletes usage days older than 100 days on the first reconciliation of a day, and no others', () =>
+    withLedger(async ({ kv, clock, ledger }) => {
       await ledger.meter!('a', { operation: 'account' });
       clock.set('2026-03-02T10:00:00.000Z');
       await ledger.meter!('a', { operation: 'account' });
@@ -187,10 +175,7 @@ describe('deno kv ledger, beyond the contract', () => {
       const left: unknown[] = [];
       for await (const entry of kv.list({ prefix: ['tubescribe', 'ledger'] })) left.push(entry.key);
       expect(left).toHaveLength(4); // requests and op:account, for the account and for everyone
-    } finally {
-      kv.close();
-    }
-  });
+    }));
 
   it('gives up after maxAttempts lost conflicts, and grants nothing', async () => {
     const kv = await deno.openKv(':memory:');
