@@ -41,12 +41,17 @@ function trimmed(word: string): string {
 }
 
 /**
- * Offsets of the words in `text`, located in order (a word not found sits at the cursor).
- * Each is `text.indexOf(word, cursor)`; the next word usually sits right at the cursor or one
+ * Offsets of the words in `text`, located in order (a word not found sits at the cursor), written
+ * into `into` (a render reuses one array for all its segments); returns it, or a larger one when
+ * it was too small. Each is `text.indexOf(word, cursor)`; the next word usually sits right at the cursor or one
  * space after it, which is checked first (the first occurrence from the cursor then is there).
  */
-function wordOffsets(text: string, words: readonly Word[]): number[] {
-  const offsets: number[] = new Array(words.length);
+function wordOffsets(
+  text: string,
+  words: readonly Word[],
+  into: Int32Array<ArrayBuffer>,
+): Int32Array<ArrayBuffer> {
+  const offsets = into.length < words.length ? new Int32Array(words.length * 2) : into;
   let cursor = 0;
   for (let i = 0; i < words.length; i++) {
     const word = trimmed(words[i]!.word);
@@ -106,6 +111,7 @@ export function eachSentence(
   let startMs = 0;
   let endMs = 0;
   let words: Word[] = [];
+  let offsets = new Int32Array(64); // see wordOffsets
 
   const flush = (): void => {
     if (length === 0) return;
@@ -117,7 +123,15 @@ export function eachSentence(
     length = 0;
     words = [];
   };
-  const add = (piece: string, from: number, to: number, pieceWords: readonly Word[]): void => {
+  /** Adds a piece timed `[from, to)` (ms) holding `segWords[wi, wj)`. */
+  const add = (
+    piece: string,
+    from: number,
+    to: number,
+    segWords: readonly Word[],
+    wi: number,
+    wj: number,
+  ): void => {
     if (length === 0) {
       startMs = from;
       endMs = to;
@@ -130,7 +144,7 @@ export function eachSentence(
     parts.push(piece);
     length += piece.length;
     last = piece.charCodeAt(piece.length - 1);
-    if (attach) for (const w of pieceWords) words.push(w);
+    if (attach) for (let k = wi; k < wj; k++) words.push(segWords[k]!);
   };
 
   const cutSegment = (segment: Segment, line: string, segWords: readonly Word[]): void => {
@@ -138,12 +152,13 @@ export function eachSentence(
     const segEnd = Math.max(segStart, toMs(segment.end));
     const ends = sentenceEnds(line);
     if (ends.length === 0 || (ends.length === 1 && ends[0] === line.length)) {
-      if (segWords.length > 0) add(line, toMs(segWords[0]!.start), wordEnd(segWords), segWords);
-      else add(line, segStart, segEnd, NO_WORDS);
+      const n = segWords.length;
+      if (n > 0) add(line, toMs(segWords[0]!.start), wordEnd(segWords, 0, n), segWords, 0, n);
+      else add(line, segStart, segEnd, NO_WORDS, 0, 0);
       if (ends.length === 1) flush();
       return;
     }
-    const offsets = segWords.length > 0 ? wordOffsets(line, segWords) : [];
+    offsets = wordOffsets(line, segWords, offsets);
     const span = segEnd - segStart;
     let from = 0;
     let wi = 0;
@@ -156,11 +171,10 @@ export function eachSentence(
       const piece = line.slice(from, to).trim();
       if (piece !== '') {
         if (wj > wi) {
-          const pieceWords = segWords.slice(wi, wj);
-          add(piece, toMs(pieceWords[0]!.start), wordEnd(pieceWords), pieceWords);
+          add(piece, toMs(segWords[wi]!.start), wordEnd(segWords, wi, wj), segWords, wi, wj);
         } else {
           const pieceStart = segStart + Math.round((span * from) / line.length);
-          add(piece, pieceStart, segStart + Math.round((span * to) / line.length), NO_WORDS);
+          add(piece, pieceStart, segStart + Math.round((span * to) / line.length), NO_WORDS, 0, 0);
         }
         wi = wj;
       }
@@ -177,9 +191,9 @@ export function eachSentence(
   flush();
 }
 
-/** The end of the last word, never before the first word's start. */
-function wordEnd(words: readonly Word[]): number {
-  const start = toMs(words[0]!.start);
-  const end = toMs(words[words.length - 1]!.end);
+/** The end of the last word of `words[from, to)` (not empty), never before the first word's start. */
+function wordEnd(words: readonly Word[], from: number, to: number): number {
+  const start = toMs(words[from]!.start);
+  const end = toMs(words[to - 1]!.end);
   return Math.max(end, start);
 }
