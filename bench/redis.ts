@@ -2,12 +2,12 @@
  * Redis benchmark (issues 5 and 14): reserve+commit pairs per second through the Redis Ledger
  * with 50 concurrent clients, next to plain `INCRBY` round trips measured in the same run, in
  * interleaved repetitions (the median ratio is the figure; goal ≥ 0.5, two round trips per
- * pair), and admission+commit, what a
- * charged request does, each with what it cost Redis itself (CPU, and time inside the scripts,
- * from INFO deltas: nothing is reset); and the latency a charged request gains from Redis
- * storage (p50, p99): the same `GET` on an app with memory storage and on one with Redis
- * storage. Skipped, with a notice, when no Redis answers (`TUBESCRIBE_TEST_REDIS`, else
- * redis://127.0.0.1:6379). Every key it writes carries a fresh prefix and is deleted at the end.
+ * pair), and admission+commit, what a charged request does, each with what it cost Redis itself
+ * (CPU, and time inside the scripts, from INFO deltas: nothing is reset); and the latency a
+ * charged request gains from Redis storage (p50, p99): the same `GET` on an app with memory
+ * storage and on one with Redis storage. Skipped, with a notice, when no Redis answers
+ * (`TUBESCRIBE_TEST_REDIS`, else redis://127.0.0.1:6379). Every key it writes carries a fresh
+ * prefix and is deleted at the end.
  */
 import { Redis } from 'ioredis';
 import type { Tubescribe } from '../src/app.ts';
@@ -24,7 +24,7 @@ const CLIENTS = 50;
 const RUN_MS = 2000;
 /**
  * Interleaved repetitions of the INCRBY and pairs runs: the goal is held to the median of their
- * ratios (one run of each varied by up to 30% between runs on a busy machine).
+ * ratios (on a busy machine, the ratio of one run of each varied by a factor of two).
  */
 const REPETITIONS = 3;
 const REQUESTS = 3000;

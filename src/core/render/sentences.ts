@@ -43,8 +43,9 @@ function trimmed(word: string): string {
 /**
  * Offsets of the words in `text`, located in order (a word not found sits at the cursor), written
  * into `into` (a render reuses one array for all its segments); returns it, or a larger one when
- * it was too small. Each is `text.indexOf(word, cursor)`; the next word usually sits right at the cursor or one
- * space after it, which is checked first (the first occurrence from the cursor then is there).
+ * it was too small. Each is `text.indexOf(word, cursor)`; the next word usually sits right at
+ * the cursor or one space after it, which is checked first (the first occurrence from the cursor
+ * then is there).
  */
 function wordOffsets(
   text: string,
