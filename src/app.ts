@@ -6,6 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { type Ports, resolvePorts } from './defaults.ts';
+import { backgroundTurn } from './drivers/background-turn.ts';
 import { createHttpApp } from './http/app.ts';
 import type { AppEnv } from './http/context.ts';
 import type { AppOptions } from './options.ts';
@@ -141,6 +142,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret, 
       webhookPolicy,
       settings: settings.batch,
       metrics,
+      backgroundTurn,
     }),
     transcripts,
     videos,

@@ -78,6 +78,11 @@ export interface BatchJobsDeps {
   settings: BatchJobSettings;
   /** Hears each task that reached a final state. */
   metrics?: Pick<Metrics, 'batchTask'>;
+  /**
+   * Resolves when the event loop may run another step of background work (the composition root
+   * passes the process's slices, `drivers/background-turn.ts`); by default, the next timer turn.
+   */
+  backgroundTurn?: () => Promise<void>;
 }
 
 /** A submission, validated by the HTTP layer. */
@@ -116,8 +121,10 @@ export class BatchJobs {
   private readonly hooks: BatchWebhooks;
   /** Aborted by {@link BatchJobs.stop}: running tasks are handed back. */
   private readonly handBack = new AbortController();
+  private readonly backgroundTurn: () => Promise<void>;
 
   constructor(private readonly deps: BatchJobsDeps) {
+    this.backgroundTurn = deps.backgroundTurn ?? (() => new Promise((resolve) => setTimeout(resolve, 0)));
     this.store = new BatchStore(deps.kv, MAX_RUN_MS + deps.settings.retentionMs);
     this.hooks = new BatchWebhooks({
       store: this.store,
@@ -270,8 +277,8 @@ export class BatchJobs {
     if (this.handBack.signal.aborted) throw new Error('stopping: unit handed back to the queue');
     if (payload.kind === 'webhook') return this.hooks.deliver(String(payload.job), Number(payload.attempt));
     if (payload.kind !== 'task') return;
-    // Let waiting I/O (interactive requests) run before this task's work: batch work comes second.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Batch work comes second: waiting I/O (interactive requests) runs before this task's work.
+    await this.backgroundTurn();
     const id = String(payload.job);
     const index = Number(payload.index);
     const header = await this.store.header(id);
@@ -347,6 +354,7 @@ export class BatchJobs {
         spec,
         deadlineSignal(this.handBack.signal, this.deps.settings.deadlineMs),
       );
+      await this.backgroundTurn();
       const price = Math.min(spec.price, billing.chargeOf(op, cache));
       let charged = 0;
       if (

@@ -24,6 +24,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
+import { backgroundTurn } from '../background-turn.ts';
 import { assertAllowedUpstreamUrl, DEFAULT_MAX_BODY_BYTES, readCapped } from './egress.ts';
 import { Gate } from './gate.ts';
 import type { YouTubeHost } from './profiles.ts';
@@ -233,6 +234,8 @@ export class Transport {
         throw new ApiError('upstream_error', `YouTube answered a redirect (${status}); retry later.`);
       }
       const text = await readCapped(response, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      // The caller parses it next: in a slice of its own when answers arrive together.
+      await backgroundTurn();
       return { status, headers: response.headers, text, url: response.url || url };
     }
   }
