@@ -7,7 +7,7 @@
  */
 import { loadDisposableDomains } from './drivers/disposable.ts';
 import { createMemoryJobQueue } from './drivers/jobs-memory.ts';
-import { createMemoryKv } from './drivers/kv-unstorage.ts';
+import { createMemoryKv } from './drivers/kv-memory.ts';
 import { createEmbeddedLedger } from './drivers/ledger-embedded.ts';
 import { createConsoleMailer } from './drivers/mailer-console.ts';
 import { guardKv, guardLedger } from './drivers/storage-guard.ts';

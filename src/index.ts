@@ -15,12 +15,8 @@ export { parseTimedText } from './core/timedtext.ts';
 export { chooseTrack, type TrackPolicy } from './core/tracks.ts';
 export { type Ports, resolvePorts } from './defaults.ts';
 export { type BoundedKeyValue, DEFAULT_MAX_CACHE_BYTES } from './drivers/kv-bounded.ts';
-export {
-  createMemoryKv,
-  createUnstorageKv,
-  type MemoryKvOptions,
-  type UnstorageKvOptions,
-} from './drivers/kv-unstorage.ts';
+export { createMemoryKv, type MemoryKvOptions } from './drivers/kv-memory.ts';
+export { createUnstorageKv, type UnstorageKvOptions } from './drivers/kv-unstorage.ts';
 export { createEmbeddedLedger, type EmbeddedLedgerOptions } from './drivers/ledger-embedded.ts';
 export { createConsoleMailer } from './drivers/mailer-console.ts';
 export { createHttpMailer } from './drivers/mailer-http.ts';

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { createMemoryKv } from '../drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
 import { lockFolder } from '../drivers/node/fs-lock.ts';
 import { createFsKv, removeStaleTemporaries } from '../drivers/node/kv-fs.ts';

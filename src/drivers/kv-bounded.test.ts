@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { kvContract } from '../../test/contracts/kv.ts';
 import { ManualClock } from '../../test/fakes/clock.ts';
 import { boundKv, DEFAULT_MAX_CACHE_BYTES } from './kv-bounded.ts';
-import { createMemoryKv } from './kv-unstorage.ts';
+import { createMemoryKv } from './kv-memory.ts';
 
 kvContract('memory (bounded, default cap)', async (clock) => ({ kv: createMemoryKv(clock) }));
 kvContract('memory (bounded, 4 KiB cap)', async (clock) => ({

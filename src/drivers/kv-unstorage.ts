@@ -8,11 +8,9 @@
  *   expire keys natively (Redis) also get the TTL, so storage does not fill up.
  * @module
  */
-import { createStorage, type Storage } from 'unstorage';
-import memoryDriver from 'unstorage/drivers/memory';
+import type { Storage } from 'unstorage';
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue, SetOptions } from '../ports/kv.ts';
-import { type BoundedKeyValue, boundKv } from './kv-bounded.ts';
 
 interface Stored {
   v: unknown;
@@ -106,23 +104,4 @@ export function createUnstorageKv(storage: Storage, options: UnstorageKvOptions)
       await storage.dispose();
     },
   };
-}
-
-/** Options of {@link createMemoryKv}. */
-export interface MemoryKvOptions {
-  /** Cap on the total size of the `cache:` entries (JSON length). Default 256 MiB. */
-  maxCacheBytes?: number;
-}
-
-/**
- * A KeyValue in process memory (unstorage's memory driver): for tests and throwaway servers.
- * Bounded ({@link boundKv}): cache entries are capped and evicted least recently used first,
- * expired entries are swept out; other documents are never evicted.
- */
-export function createMemoryKv(clock: Clock, options: MemoryKvOptions = {}): BoundedKeyValue {
-  const inner = createUnstorageKv(createStorage({ driver: memoryDriver() }), { clock });
-  return boundKv(inner, {
-    clock,
-    ...(options.maxCacheBytes !== undefined ? { maxCacheBytes: options.maxCacheBytes } : {}),
-  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/fakes/clock.ts';
-import { createMemoryKv } from '../drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../drivers/kv-memory.ts';
 import { silentLogger } from '../drivers/system.ts';
 import { ResponseCache } from './cache.ts';
 

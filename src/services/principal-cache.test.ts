@@ -3,7 +3,7 @@ import { ManualClock } from '../../test/fakes/clock.ts';
 import { SeededRandom } from '../../test/fakes/random.ts';
 import { DEFAULT_PLAN_ASSIGNMENT, DEFAULT_PLANS } from '../core/plans.ts';
 import { DEFAULT_PACKS } from '../core/pricing.ts';
-import { createMemoryKv } from '../drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../drivers/ledger-embedded.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { Ledger } from '../ports/ledger.ts';

@@ -8,7 +8,7 @@ import { createTubescribe } from '../../src/app.ts';
 import { parseArgs } from '../../src/cli/args.ts';
 import { ConfigError, loadConfig } from '../../src/cli/config.ts';
 import { appOptionsFor } from '../../src/cli/serve.ts';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import { systemClock } from '../../src/drivers/system.ts';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { utcDay } from '../../src/core/usage.ts';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import { createRedisLedger } from '../../src/drivers/redis/ledger.ts';
 import { ManualClock } from '../fakes/clock.ts';

@@ -4,7 +4,7 @@
  * `chargeCacheHits: false`), the cache tiers MISS → HIT → L2 → STALE, and coalescing.
  */
 import { describe, expect, test } from 'vitest';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import { ApiError } from '../../src/errors.ts';
 import { ManualClock } from '../fakes/clock.ts';

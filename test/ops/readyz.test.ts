@@ -4,7 +4,7 @@
  * that fails, a ledger that hangs, and a real Redis behind a TCP proxy that is cut and restored.
  */
 import { afterEach, expect, it } from 'vitest';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import type { KeyValue } from '../../src/ports/kv.ts';
 import type { Ledger } from '../../src/ports/ledger.ts';

@@ -11,7 +11,7 @@ import { parseArgs } from '../../src/cli/args.ts';
 import { type Config, loadConfig } from '../../src/cli/config.ts';
 import { isLoopbackHost } from '../../src/cli/exposure.ts';
 import { appOptionsFor } from '../../src/cli/serve.ts';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import { systemClock } from '../../src/drivers/system.ts';
 

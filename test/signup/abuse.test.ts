@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withNode } from '../../adapters/node/index.ts';
 import { createTubescribe } from '../../src/app.ts';
 import { codeMac, generateCode, generateSignupToken } from '../../src/core/signup-code.ts';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import { cryptoRandom, silentLogger } from '../../src/drivers/system.ts';
 import type { KeyValue } from '../../src/ports/kv.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SIGNUP_SETTINGS } from '../../src/core/signup-settings.ts';
-import { createMemoryKv } from '../../src/drivers/kv-unstorage.ts';
+import { createMemoryKv } from '../../src/drivers/kv-memory.ts';
 import { createEmbeddedLedger } from '../../src/drivers/ledger-embedded.ts';
 import type { Lookup, MxRecord, Resolver } from '../../src/ports/dns.ts';
 import { ManualClock } from '../fakes/clock.ts';
