@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const path = new URL('../package-lock.json', import.meta.url);
-const lock = JSON.parse(readFileSync(path, 'utf8'));
+const before = readFileSync(path, 'utf8');
+const lock = JSON.parse(before);
 const packages = lock.packages;
 
 const OS = [
@@ -73,5 +74,8 @@ for (const [where, entry] of Object.entries(packages)) {
 lock.packages = Object.fromEntries(
   Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
 );
-writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
+const after = `${JSON.stringify(lock, null, 2)}\n`;
+// Written only when it changed: a newer package-lock.json makes the next `npm start` or
+// `npm test` run `npm ci` again (scripts/ensure-deps.mjs), which empties node_modules first.
+if (after !== before) writeFileSync(path, after);
 console.log(`complete-lockfile: ${added} platform package(s) added`);
