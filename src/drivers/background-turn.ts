@@ -3,7 +3,8 @@
  * it, and what is left waits for a later turn, so that I/O arriving meanwhile (an interactive
  * request) is served between two slices. Work that may wait awaits {@link backgroundTurn}
  * before each step: an upstream answer before it is parsed (any caller's: a cold request waits
- * a turn at most), a batch task before it starts and before its result is stored.
+ * only while other upstream work has used the turn's slice), a batch task before it starts and
+ * before its result is stored. Waiters go on in the order they asked, about a slice per turn.
  *
  * Why: work that becomes due together otherwise runs back to back in one turn. A job's tasks
  * wait on the same upstream latency, so their answers arrive together; 5 jobs of 10 lanes held
