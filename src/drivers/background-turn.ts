@@ -25,7 +25,7 @@ const immediate = typeof setImmediate === 'function' ? setImmediate : undefined;
 const timeout = setTimeout;
 
 /** Runs `fn` after the I/O that is ready (setTimeout where there is no setImmediate). */
-function nextTurn(fn: () => void): void {
+export function nextTurn(fn: () => void): void {
   if (immediate) immediate(fn);
   else timeout(fn, 0);
 }

@@ -10,14 +10,10 @@
  * @module
  */
 import type { Redis } from 'ioredis';
+import { nextTurn } from '../background-turn.ts';
 
 /** Everything a listener keeps is stale: forget it all. */
 export const FORGET_ALL = '*';
-
-const nextTurn: (resolve: () => void) => void =
-  typeof setImmediate === 'function'
-    ? (resolve) => setImmediate(resolve)
-    : (resolve) => setTimeout(resolve, 0);
 
 /** Pub/sub on `channel` over `client`'s server. */
 export class RedisBroadcast {
