@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { putInteger, putJsonNumber, putSeconds } from './digits.ts';
-import { putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+import { decodeBody, isAscii, putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
 
 const decode = (bytes: Uint8Array, end: number): string => new TextDecoder().decode(bytes.subarray(0, end));
 
@@ -148,5 +148,49 @@ describe('strings', () => {
     next.ascii('xyz!!!!!');
     expect(next.doneBytes()).toEqual(new TextEncoder().encode('xyz!!!!!'));
     expect(new TextDecoder().decode(bytes)).toBe('abc"é"');
+  });
+});
+
+describe('large bodies', () => {
+  // Past about 1 MB an ASCII body is decoded as Latin-1 where the runtime has a Buffer.
+  const size = 1_200_003;
+  const big = (): Uint8Array => new TextEncoder().encode('ab c'.repeat(size / 4 + 1).slice(0, size));
+
+  it('decodes a large ASCII body to the same text as TextDecoder', () => {
+    const bytes = big();
+    expect(decodeBody(bytes, bytes.length)).toBe(decode(bytes, bytes.length));
+    expect(decodeBody(bytes, 1_100_001)).toBe(decode(bytes, 1_100_001));
+  });
+
+  it.each([0, 5, 31, 32, 40_000, size - 40, size - 3, size - 2])(
+    'decodes a large body with a non-ASCII character at byte %i as UTF-8',
+    (at) => {
+      const bytes = big();
+      const text = `${decode(bytes, at)}é${decode(bytes.subarray(at + 2), size - at - 2)}`;
+      bytes.set(new TextEncoder().encode('é'), at);
+      expect(isAscii(bytes, size)).toBe(false);
+      expect(decodeBody(bytes, size)).toBe(text);
+    },
+  );
+
+  it('isAscii agrees with a byte-by-byte check, at any offset and length', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(7), (raw, offset) => {
+        const bytes = new Uint8Array(raw.length + offset).subarray(offset);
+        bytes.set(raw);
+        for (let length = Math.max(0, raw.length - 9); length <= raw.length; length++)
+          expect(isAscii(bytes, length)).toBe(raw.subarray(0, length).every((b) => b < 0x80));
+      }),
+    );
+  });
+
+  it('a large string stays as it was when the buffer is reused', () => {
+    const first = new Utf8Buffer(size);
+    first.ascii('x'.repeat(size));
+    const text = first.done();
+    const next = new Utf8Buffer(size); // takes the array `first` gave back
+    next.ascii('y'.repeat(size));
+    expect(next.done()).toBe('y'.repeat(size));
+    expect(text).toBe('x'.repeat(size));
   });
 });
