@@ -12,7 +12,7 @@
 import { Redis } from 'ioredis';
 import type { Tubescribe } from '../src/app.ts';
 import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
-import { createRedisLedger } from '../src/drivers/redis/ledger.ts';
+import { createRedisLedger, PAYMENT_SLICE_MS } from '../src/drivers/redis/ledger.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';
@@ -101,6 +101,32 @@ async function requestLatencies(apps: readonly { ts: Tubescribe; key: string }[]
 /** An app on the given storage with a funded key on an unlimited plan. */
 function appWith(storage: { kv?: KeyValue; ledger?: Ledger }): Promise<{ ts: Tubescribe; key: string }> {
   return benchApp({ ...storage, upstream: createFixturesUpstream('fixtures/demo') }, 1_000_000);
+}
+
+/**
+ * The payments hash (one per {@link PAYMENT_SLICE_MS} of `admitPaid` payments) holding the most
+ * payments, deleted: how many it held and how long freeing it held Redis (µs, from INFO). Redis
+ * frees an expired hash the same way, all at once, unless `lazyfree-lazy-expire` is on.
+ */
+async function freeFullestSlice(client: Redis, prefix: string): Promise<{ payments: number; us: number }> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await client.scan(cursor, 'MATCH', `{${prefix}c}:paid:*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== '0');
+  let fullest = '';
+  let payments = 0;
+  for (const key of keys) {
+    const n = await client.hlen(key);
+    if (n > payments) [fullest, payments] = [key, n];
+  }
+  if (payments === 0) return { payments, us: 0 };
+  const delUs = (stats: Awaited<ReturnType<typeof redisStats>>) => stats.commands.get('del')?.[1] ?? 0;
+  const before = await redisStats(client);
+  await client.del(fullest);
+  return { payments, us: delUs(await redisStats(client)) - delUs(before) };
 }
 
 async function deleteKeys(client: Redis, prefix: string): Promise<void> {
@@ -224,6 +250,16 @@ export async function benchRedis(): Promise<boolean> {
         'EVALSHA reserve, EVALSHA settle; the reserving instance knows the hold, so no lookup first). ' +
         `A charged request's ledger work (admit + commit, also 2 round trips): ${(charged.perSecond / incr.perSecond).toFixed(3)} per INCRBY; ` +
         `answered from memory (admitPaid, 1 round trip): ${(paid.perSecond / incr.perSecond).toFixed(3)} per INCRBY.`,
+    );
+
+    // What expiring a slice of payments costs Redis: it blocks while it frees the hash.
+    const slice = await freeFullestSlice(admin, prefix);
+    const perFullSlice = (paid.perSecond * PAYMENT_SLICE_MS) / 1000;
+    console.log(
+      `\npayments kept for repeats: one hash per ${PAYMENT_SLICE_MS} ms of them; the fullest held ${slice.payments}, ` +
+        `and freeing it (as Redis does when it expires) held Redis for ${(slice.us / 1000).toFixed(1)} ms; ` +
+        `at ${paid.perSecond.toFixed(0)} payments per second a full one holds ${perFullSlice.toFixed(0)}: ` +
+        `about ${(((slice.us / Math.max(1, slice.payments)) * perFullSlice) / 1000).toFixed(1)} ms each time one expires.`,
     );
 
     const memory = await appWith({});

@@ -192,7 +192,7 @@ return out
  * hold). KEYS: one hash per rule, then account, the payments hash of the time slice, the account's
  * and every account's usage hash of the day. ARGV: now, per rule: limit, length; then payment id,
  * price (the balance must hold it), cost (what is spent), operation, usage lifetime, and the
- * payments hash lifetime (ms) to set now, or 0 (the client sets it once a second per slice, see
+ * payments hash lifetime (ms) to set now, or 0 (the client sets it once a tick per slice, see
  * `ledger.ts`). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
  * `1|balance after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and
  * so does a payment made void first (`void`). A paid answer takes its cost first and gives it

@@ -4,7 +4,7 @@ import { ledgerContract } from '../../../test/contracts/ledger.ts';
 import { ManualClock } from '../../../test/fakes/clock.ts';
 import { connect, deleteKeys, describeRedis, uniquePrefix } from '../../../test/helpers/redis.ts';
 import type { Ledger } from '../../ports/ledger.ts';
-import { createRedisLedger } from './ledger.ts';
+import { createRedisLedger, PAYMENT_SLICE_MS } from './ledger.ts';
 
 describeRedis('Redis ledger', () => {
   ledgerContract('redis', async (clock) => {
@@ -168,19 +168,29 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     ]);
   });
 
-  it("gives each slice's payments hash its lifetime once a second, so a hash made anew mid-slice gets one", async () => {
-    const slice = `{${prefix}c}:paid:${Math.floor(clock.now() / 10_000)}`;
-    await ledger.admitPaid!('acct:a', rules, payment('t1', 1));
-    expect(await client.pttl(slice)).toBeGreaterThan(50_000);
-    // Redis lost the hash (a restart without persistence); the same second's next payment makes
-    // it again without a lifetime, and the first payment of the next second gives it one.
-    await client.del(slice);
-    await ledger.admitPaid!('acct:a', rules, payment('t2', 1));
-    expect(await client.pttl(slice)).toBe(-1);
-    clock.advance(1_000);
-    await ledger.admitPaid!('acct:a', rules, payment('t3', 1));
-    expect(await client.pttl(slice)).toBeGreaterThan(50_000);
-    expect(await ledger.credits('a')).toEqual({ balance: 7, reserved: 0, spent: 3, granted: 10 });
+  it("keeps each slice's payments in a hash of its own, given its lifetime again each tick, so a hash made anew mid-slice gets one", async () => {
+    const roomy = [{ limit: 100, window: 60 }];
+    const sliceAt = (ms: number) => `{${prefix}c}:paid:${Math.floor(ms / PAYMENT_SLICE_MS)}`;
+    const first = sliceAt(clock.now());
+    await ledger.admitPaid!('acct:a', roomy, payment('t1', 1));
+    expect(await client.pttl(first)).toBeGreaterThan(59_000);
+    // Redis lost the hash (a restart without persistence); the same tick's next payment makes
+    // it again without a lifetime, and the first payment of the next tick gives it one.
+    await client.del(first);
+    await ledger.admitPaid!('acct:a', roomy, payment('t2', 1));
+    expect(await client.pttl(first)).toBe(-1);
+    clock.advance(PAYMENT_SLICE_MS / 10);
+    await ledger.admitPaid!('acct:a', roomy, payment('t3', 1));
+    expect(sliceAt(clock.now())).toBe(first);
+    expect(await client.pttl(first)).toBeGreaterThan(59_000);
+    // The next slice's payments go to a hash of their own, with a lifetime from its first payment.
+    clock.advance(PAYMENT_SLICE_MS);
+    await ledger.admitPaid!('acct:a', roomy, payment('t4', 1));
+    const second = sliceAt(clock.now());
+    expect(second).not.toBe(first);
+    expect([await client.hlen(first), await client.hlen(second)]).toEqual([2, 1]);
+    expect(await client.pttl(second)).toBeGreaterThan(59_000);
+    expect(await ledger.credits('a')).toEqual({ balance: 6, reserved: 0, spent: 4, granted: 10 });
   });
 
   it('reads a day metered in the older layout (with a requests field) the same', async () => {
@@ -235,6 +245,29 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     // A payment whose outcome was learned has nothing to void.
     await ledger.admitPaid!('acct:a', rules, payment('known'));
     await ledger.voidPayment!(payment('known'));
+    expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+  });
+
+  it("retries and voids a payment in its first attempt's slice, however many slices later", async () => {
+    const sliceAt = (ms: number) => `{${prefix}c}:paid:${Math.floor(ms / PAYMENT_SLICE_MS)}`;
+    const firstSlice = sliceAt(clock.now());
+    ledger = createRedisLedger({ client: failingOnce(client), prefix, clock });
+    await expect(ledger.admitPaid!('acct:a', rules, payment('retried'))).rejects.toThrow(/closed/);
+    clock.advance(20 * PAYMENT_SLICE_MS);
+    expect((await ledger.admitPaid!('acct:a', rules, payment('retried'))).paid).toEqual({
+      ok: true,
+      balance: 8,
+    });
+    expect(await client.hexists(firstSlice, 'retried')).toBe(1);
+    expect(await client.exists(sliceAt(clock.now()))).toBe(0);
+
+    const voidedSlice = sliceAt(clock.now());
+    ledger = createRedisLedger({ client: failingOnce(client), prefix, clock });
+    await expect(ledger.admitPaid!('acct:a', rules, payment('voided'))).rejects.toThrow(/closed/);
+    clock.advance(20 * PAYMENT_SLICE_MS);
+    await ledger.voidPayment!(payment('voided'));
+    // The first attempt, arriving late, would meet this mark in the slice its command names.
+    expect(await client.hget(voidedSlice, 'voided')).toBe('void');
     expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
   });
 });
