@@ -158,7 +158,7 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret, 
     dashboard: {
       sessions: new Sessions({ kv, clock, random }),
       signin: new EmailSignin({ kv, ledger, clock, secret, signups, settings: settings.signup }),
-      data: new Dashboard({ kv, accounts, batchRetentionMs: settings.batch.retentionMs }),
+      data: new Dashboard({ kv, ledger, accounts, batchRetentionMs: settings.batch.retentionMs }),
     },
   };
 }

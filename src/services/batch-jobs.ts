@@ -38,6 +38,8 @@ import {
   type BatchHeader,
   type BatchState,
   BatchStore,
+  JOB_COUNTER_TTL_MS,
+  jobCounterKey,
   queued,
   recordOf,
 } from './batch-store.ts';
@@ -210,7 +212,10 @@ export class BatchJobs {
     };
     const secret = webhookUrl === undefined ? undefined : newWebhookSecret(random);
     if (webhookUrl !== undefined && secret !== undefined) header.webhook = { url: webhookUrl, secret };
-    await this.store.create(header);
+    await this.store.create(
+      header,
+      await ledger.counter(jobCounterKey(principal.accountId), 1, JOB_COUNTER_TTL_MS),
+    );
     if (idempotency) {
       const remembered: IdempotentSubmission = { id: header.id, fingerprint };
       await this.deps.kv.set(idempotency, remembered, { ttlMs: IDEMPOTENCY_MS });

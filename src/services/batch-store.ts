@@ -6,7 +6,10 @@
  *   written only by the worker that holds that task, so no two writers ever race on a document,
  *   and `batch:<id>:r:<index>` the result of a succeeded task, kept apart so that running a task
  *   or checking whether a job is done never reads the other tasks' results;
- * - `batch:<id>:cancel` and `batch:<id>:end` the moments the job was cancelled and finished.
+ * - `batch:<id>:cancel` and `batch:<id>:end` the moments the job was cancelled and finished;
+ * - `batch-of:<account>:<n>` the id of the account's n-th job, numbered by a Ledger counter
+ *   (atomic across instances), so an account's recent jobs are read by number: listing the store
+ *   would read every account's jobs (and on Redis, scan its whole keyspace).
  * Every document carries a storage lifetime of the longest a job may run plus its retention.
  * @module
  */
@@ -15,6 +18,11 @@ import { type BatchJobRecord, batchJobRecord } from '../core/batch-record.ts';
 import type { KeyValue } from '../ports/kv.ts';
 import type { RateRule } from '../ports/ledger.ts';
 import type { RunnableTask } from './batches.ts';
+
+/** The Ledger counter that numbers an account's jobs (see `batch-of:` above). */
+export const jobCounterKey = (account: string): string => `batch-seq:${account}`;
+/** The counter's lifetime: it must outlive every job it numbered (a fixed window from the first job). */
+export const JOB_COUNTER_TTL_MS: number = 10 * 365 * 86_400_000;
 
 /** A task as submitted, with its price fixed at submission. */
 export interface StoredTask extends RunnableTask {
@@ -60,10 +68,19 @@ export class BatchStore {
     return this.kv.set(key, value, { ttlMs: this.lifetimeMs });
   }
 
-  /** Writes a new job's header, and lists it as open. */
-  async create(header: BatchHeader): Promise<void> {
+  /** Writes a new job's header, lists it as open, and as its account's job number `n`. */
+  async create(header: BatchHeader, n: number): Promise<void> {
     await this.set(`batch-open:${header.id}`, 1);
     await this.set(`batch:${header.id}`, header);
+    await this.set(`batch-of:${header.account}:${n}`, header.id);
+  }
+
+  /** The ids of the account's jobs numbered `top` down to `top - count + 1` that are still kept, newest first. */
+  async accountJobIds(account: string, top: number, count: number): Promise<string[]> {
+    const numbers: number[] = [];
+    for (let n = top; n > 0 && n > top - count; n--) numbers.push(n);
+    const ids = await Promise.all(numbers.map((n) => this.kv.get<string>(`batch-of:${account}:${n}`)));
+    return ids.filter((id): id is string => typeof id === 'string');
   }
 
   /** A job's header, or undefined. */

@@ -12,12 +12,15 @@ import type { BatchJobRecord } from '../core/batch-record.ts';
 import { accountKey } from '../core/email.ts';
 import { ApiError } from '../errors.ts';
 import type { KeyValue } from '../ports/kv.ts';
+import type { Ledger } from '../ports/ledger.ts';
 import type { AccountRecord, Accounts, AccountView, CreatedKey, Scope } from './accounts.ts';
-import { BatchStore, recordOf } from './batch-store.ts';
+import { BatchStore, JOB_COUNTER_TTL_MS, jobCounterKey, recordOf } from './batch-store.ts';
 
 /** Dependencies of {@link Dashboard}. */
 export interface DashboardDeps {
   kv: KeyValue;
+  /** Reads the counter that numbers an account's batch jobs. */
+  ledger: Pick<Ledger, 'counter'>;
   accounts: Accounts;
   /** How long finished batch jobs stay visible. */
   batchRetentionMs: number;
@@ -46,7 +49,11 @@ export interface AccountRow {
 export const MAX_KEY_NAME = 60;
 /** Most accounts an operator search lists. */
 const MAX_ROWS = 50;
-const BATCH_ID = /^batch:(batch_[A-Za-z0-9]{1,64})$/;
+/**
+ * The most job numbers the overview looks at: jobs expire in about the order they were numbered,
+ * so past the newest this many that are gone, older ones are gone too.
+ */
+const RECENT_JOBS_PROBED = 100;
 
 /** The dashboard's reads and writes. */
 export class Dashboard {
@@ -107,17 +114,18 @@ export class Dashboard {
 
   /** The account's most recent batch jobs (newest first), as `GET /v1/batch/{id}` reports them. */
   async recentJobs(accountId: string, limit = 10): Promise<BatchJobRecord[]> {
-    const headers = [];
-    for (const key of await this.deps.kv.list('batch:')) {
-      const id = BATCH_ID.exec(key)?.[1];
-      const header = id ? await this.batches.header(id) : undefined;
-      if (header && header.account === accountId) headers.push(header);
-    }
-    headers.sort((a, b) => b.created_at - a.created_at);
+    // By number, newest first (see batch-store.ts), a window of `limit` numbers at a time: a
+    // number whose job is gone (expired, or a submission that failed after its number) is skipped.
+    const last = await this.deps.ledger.counter(jobCounterKey(accountId), 0, JOB_COUNTER_TTL_MS);
     const jobs: BatchJobRecord[] = [];
-    for (const header of headers.slice(0, limit)) {
-      const state = await this.batches.state(header.id, false);
-      if (state) jobs.push(recordOf(state, this.deps.batchRetentionMs));
+    for (let top = last; top > 0 && top > last - RECENT_JOBS_PROBED && jobs.length < limit; top -= limit) {
+      const ids = await this.batches.accountJobIds(accountId, top, limit);
+      const states = await Promise.all(
+        ids.slice(0, limit - jobs.length).map((id) => this.batches.state(id, false)),
+      );
+      for (const state of states) {
+        if (state?.header.account === accountId) jobs.push(recordOf(state, this.deps.batchRetentionMs));
+      }
     }
     return jobs;
   }
