@@ -55,6 +55,18 @@ const MAX_ROWS = 50;
  */
 const RECENT_JOBS_PROBED = 100;
 
+/** Documents read at once by {@link readAll}. */
+const READ_AT_ONCE = 100;
+
+/** The documents at `keys`, read {@link READ_AT_ONCE} at a time (on Redis, not a round trip each in turn). */
+async function readAll<T>(kv: KeyValue, keys: readonly string[]): Promise<(T | undefined)[]> {
+  const out: (T | undefined)[] = [];
+  for (let i = 0; i < keys.length; i += READ_AT_ONCE) {
+    out.push(...(await Promise.all(keys.slice(i, i + READ_AT_ONCE).map((key) => kv.get<T>(key)))));
+  }
+  return out;
+}
+
 /** The dashboard's reads and writes. */
 export class Dashboard {
   private readonly batches: BatchStore;
@@ -143,8 +155,7 @@ export class Dashboard {
   async searchAccounts(query: string): Promise<AccountRow[]> {
     const needle = query.trim().toLowerCase();
     const rows: AccountRow[] = [];
-    for (const key of await this.deps.kv.list('account:')) {
-      const account = await this.deps.kv.get<AccountRecord>(key);
+    for (const account of await readAll<AccountRecord>(this.deps.kv, await this.deps.kv.list('account:'))) {
       if (!account) continue;
       const email = account.email ?? '';
       if (
