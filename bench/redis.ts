@@ -5,7 +5,8 @@
  * pair), and admission+commit, what a charged request does, each with what it cost Redis itself
  * (CPU, and time inside the scripts, from INFO deltas: nothing is reset); and the latency a
  * charged request gains from Redis storage (p50, p99): the same `GET` on an app with memory
- * storage and on one with Redis storage. Skipped, with a notice, when no Redis answers
+ * storage and on one with Redis storage; and how long Redis blocks when a slice of payments
+ * (`admitPaid`'s repeat records) expires. Skipped, with a notice, when no Redis answers
  * (`TUBESCRIBE_TEST_REDIS`, else redis://127.0.0.1:6379). Every key it writes carries a fresh
  * prefix and is deleted at the end.
  */
