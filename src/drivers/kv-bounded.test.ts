@@ -22,6 +22,23 @@ describe('bounded memory KeyValue', () => {
     expect(DEFAULT_MAX_CACHE_BYTES).toBe(256 * 1024 * 1024);
   });
 
+  it('serialises a cache entry once: the size it is measured by is the JSON the store keeps', async () => {
+    const kv = createMemoryKv(new ManualClock());
+    let serialised = 0;
+    const doc = {
+      toJSON: () => {
+        serialised++;
+        return { segments: ['a', 'b'] };
+      },
+    };
+    await kv.set('cache:doc', doc);
+    expect(serialised).toBe(1);
+    expect(kv.cacheBytes).toBe(JSON.stringify({ segments: ['a', 'b'] }).length);
+    expect(await kv.get('cache:doc')).toEqual({ segments: ['a', 'b'] });
+    await kv.set('account:x', doc); // not a cache entry: serialised once by the store
+    expect(serialised).toBe(2);
+  });
+
   it('keeps cache entries under the cap, evicting the least recently used first', async () => {
     const kv = createMemoryKv(new ManualClock(), { maxCacheBytes: 1000 });
     for (const k of ['a', 'b', 'c', 'd']) await kv.set(`cache:${k}`, sized(300));
