@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json3Document, Json3Event, TrackKind } from '../ports/upstream.ts';
-import { normaliseText, parseJson3, parseTimedText, parseTimedTextXml } from './timedtext.ts';
+import {
+  type Clean,
+  dedupe,
+  type Line,
+  normaliseText,
+  parseJson3,
+  parseTimedText,
+  parseTimedTextXml,
+} from './timedtext.ts';
 import type { ParsedTimedText } from './transcript.ts';
 
 // An ASR json3 document shaped as youtube-protocol.md §2.4 describes: a window definition, word
@@ -411,6 +419,71 @@ describe('parseJson3 properties', () => {
         checkLaws(parseJson3({ events: doc } as unknown as Json3Document, kind), kind);
         checkLaws(parseJson3(doc as Json3Document, kind), kind);
       }),
+    );
+  });
+});
+
+describe('dedupe (the words of overlapping ASR lines)', () => {
+  /** The rule as stated, over the whole track: a word is dropped when that text was emitted at that ms before. */
+  function everyWordRemembered(events: readonly Clean[]): Line[] {
+    const seen = new Set<string>();
+    const out: Line[] = [];
+    for (const event of events) {
+      const segs: Clean['segs'] = [];
+      const words: Line['words'] = [];
+      for (const seg of event.segs) {
+        const word = seg.utf8.replace(/\s+/g, ' ').trim();
+        if (word !== '') {
+          const at = Math.min(1e12, event.start + (seg.tOffsetMs ?? 0));
+          if (seen.has(`${at}|${word}`)) continue;
+          seen.add(`${at}|${word}`);
+          words.push({ word, at });
+        }
+        segs.push(seg);
+      }
+      const text = normaliseText(segs.map((s) => s.utf8).join(''));
+      if (text !== '') out.push({ event, segs, words, text });
+    }
+    return out;
+  }
+
+  // Lines sorted by start (as `clean` leaves them), overlapping, from a small vocabulary at few
+  // offsets, so that repeats of a word at the same ms are frequent, near and far apart.
+  const seg = fc.record(
+    {
+      utf8: fc.constantFrom('a', ' a', 'b', ' b ', '  ', '\n', 'c d'),
+      tOffsetMs: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+    },
+    { requiredKeys: ['utf8'] },
+  );
+  const events = fc
+    .array(
+      fc.record({
+        start: fc.integer({ min: 0, max: 8 }),
+        dur: fc.integer({ min: 0, max: 5 }),
+        segs: fc.array(seg, { maxLength: 5 }),
+      }),
+      { maxLength: 30 },
+    )
+    .map((list) =>
+      list
+        .map(
+          (e): Clean => ({
+            ...e,
+            segs: e.segs.map((s) =>
+              s.tOffsetMs === undefined ? { utf8: s.utf8 } : { utf8: s.utf8, tOffsetMs: s.tOffsetMs },
+            ),
+          }),
+        )
+        .sort((x, y) => x.start - y.start),
+    );
+
+  it('keeps exactly what remembering every word of the track keeps', () => {
+    fc.assert(
+      fc.property(events, (list) => {
+        expect(dedupe(list)).toEqual(everyWordRemembered(list));
+      }),
+      { numRuns: 500 },
     );
   });
 });

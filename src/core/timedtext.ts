@@ -31,8 +31,11 @@ export function normaliseText(raw: string): string {
     .join('\n');
 }
 
+/** A character that `normaliseText` keeps (anything but whitespace). */
+const NOT_BLANK = /\S/;
+
 /** A json3 event cleaned of noise: whole-ms times, non-empty segs with `utf8` and `tOffsetMs`. */
-interface Clean {
+export interface Clean {
   start: number;
   dur: number;
   segs: Json3Seg[];
@@ -57,16 +60,16 @@ function clean(doc: Json3Document): Clean[] {
       const offset = seg?.tOffsetMs;
       segs.push(typeof offset === 'number' ? { utf8, tOffsetMs: ms(offset, 0) } : { utf8 });
     }
-    if (normaliseText(segs.map((s) => s.utf8).join('')) === '') continue;
+    if (!segs.some((seg) => NOT_BLANK.test(seg.utf8))) continue; // all blank: no text
     const e = event as Json3Event;
     out.push({ start: ms(e.tStartMs, 0), dur: ms(e.dDurationMs, 0), segs });
   }
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** The normalised json3 event of a kept line. */
-function toEvent(start: number, end: number, segs: readonly Json3Seg[]): Json3Event {
-  return { tStartMs: start, dDurationMs: end - start, segs: segs.map((s) => ({ ...s })) };
+/** The normalised json3 event of a kept line (its segs are `clean`'s own objects, used once). */
+function toEvent(start: number, end: number, segs: Json3Seg[]): Json3Event {
+  return { tStartMs: start, dDurationMs: end - start, segs };
 }
 
 /** Lines without word timings: one segment per event; an event repeating one (same start, same text) is dropped. */
@@ -85,27 +88,35 @@ function plain(events: readonly Clean[]): ParsedTimedText {
 }
 
 /** An ASR line after de-duplication: the segs kept and its words with their raw start. */
-interface Line {
+export interface Line {
   event: Clean;
   segs: Json3Seg[];
   words: { word: string; at: number }[];
   text: string;
 }
 
-/** Drops words already emitted (same text at the same ms) and the lines left empty. */
-function dedupe(events: readonly Clean[]): Line[] {
-  const seen = new Set<string>();
+/**
+ * Drops words already emitted (same text at the same ms) and the lines left empty. Events come
+ * sorted by start and a word is never earlier than its event's start, so a word at `at` can only
+ * be repeated by an event that starts by `at`: the words remembered are only those not yet
+ * passed (a few lines' worth), keyed by their ms, instead of every word of the track.
+ * @internal exported for its test
+ */
+export function dedupe(events: readonly Clean[]): Line[] {
+  const ahead = new Map<number, string[]>(); // ms → the words emitted at it
   const out: Line[] = [];
   for (const event of events) {
+    for (const at of ahead.keys()) if (at < event.start) ahead.delete(at);
     const segs: Json3Seg[] = [];
     const words: Line['words'] = [];
     for (const seg of event.segs) {
       const word = seg.utf8.replace(/\s+/g, ' ').trim();
       if (word !== '') {
         const at = Math.min(MAX_MS, event.start + (seg.tOffsetMs ?? 0));
-        const key = `${at}\u0000${word}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
+        const emitted = ahead.get(at);
+        if (emitted === undefined) ahead.set(at, [word]);
+        else if (emitted.includes(word)) continue;
+        else emitted.push(word);
         words.push({ word, at });
       }
       segs.push(seg);
