@@ -66,6 +66,12 @@ export interface UnstorageKvOptions {
   clock: Clock;
   /** Pass `ttl` (seconds) to the driver too, for drivers that expire keys themselves (Redis). */
   nativeTtl?: boolean;
+  /**
+   * The driver answers each read with text that is parsed anew (fs, Redis), so a value read is
+   * already a copy of its own and is not copied again. Off by default: a driver that keeps the
+   * objects themselves (memory) would hand out what it holds.
+   */
+  readsAreCopies?: boolean;
 }
 
 /** Wraps an unstorage `Storage` as a {@link KeyValue}. */
@@ -76,7 +82,7 @@ export function createUnstorageKv(storage: Storage, options: UnstorageKvOptions)
       const stored = (await storage.getItem(escapeKey(key))) as Stored | null;
       if (stored === null || typeof stored !== 'object' || !('v' in stored)) return undefined;
       if (stored.e !== undefined && stored.e <= clock.now()) return undefined;
-      return structuredClone(stored.v) as T;
+      return (options.readsAreCopies ? stored.v : structuredClone(stored.v)) as T;
     },
     async set<T>(key: string, value: T, setOptions: SetOptions = {}): Promise<void> {
       const stored: Stored = { v: value };

@@ -124,5 +124,9 @@ export async function removeStaleTemporaries(dir: string): Promise<number> {
 
 /** A KeyValue on the folder `dir` (atomic writes, expiry checked against `clock`). */
 export function createFsKv(dir: string, clock: Clock): KeyValue {
-  return createUnstorageKv(createStorage({ driver: atomicFsDriver({ base: dir }) }), { clock });
+  // A read parses the file's text anew: it is a copy already.
+  return createUnstorageKv(createStorage({ driver: atomicFsDriver({ base: dir }) }), {
+    clock,
+    readsAreCopies: true,
+  });
 }

@@ -90,7 +90,11 @@ export async function openRedisStorage(
   kvClient.on('error', () => {});
   await Promise.all([ledgerClient.connect(), kvClient.connect()]);
   const storage = createStorage({ driver });
-  const kv = createUnstorageKv(storage, { clock: options.clock ?? systemClock, nativeTtl: true });
+  const kv = createUnstorageKv(storage, {
+    clock: options.clock ?? systemClock,
+    nativeTtl: true,
+    readsAreCopies: true,
+  });
   const ledger = createRedisLedger({
     client: ledgerClient,
     prefix,
