@@ -23,14 +23,6 @@ export interface BoundKvOptions {
   sweepEveryMs?: number;
 }
 
-/**
- * A KeyValue that also takes a value already serialised to JSON (the memory store keeps JSON
- * text), so the bound, which measures cache entries by their JSON, does not serialise twice.
- */
-export interface JsonKeyValue extends KeyValue {
-  setJson(key: string, json: string, options?: SetOptions): Promise<void>;
-}
-
 /** The size figures of a bounded store (tests and metrics). */
 export interface BoundedKeyValue extends KeyValue {
   /** Total size of the tracked cache entries. */
@@ -41,10 +33,7 @@ export interface BoundedKeyValue extends KeyValue {
  * Wraps `inner` so that its cache entries stay under `maxCacheBytes` (LRU by reads and writes)
  * and expired entries are deleted (see module docs). Only writes through the wrapper are tracked.
  */
-export function boundKv(
-  inner: KeyValue & { setJson?: JsonKeyValue['setJson'] },
-  options: BoundKvOptions,
-): BoundedKeyValue {
+export function boundKv(inner: KeyValue, options: BoundKvOptions): BoundedKeyValue {
   const { clock } = options;
   const max = options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES;
   const prefix = options.cachePrefix ?? 'cache:';
@@ -102,14 +91,15 @@ export function boundKv(
       return value;
     },
     async set<T>(key: string, value: T, setOptions: SetOptions = {}): Promise<void> {
-      // A cache entry is measured by its JSON, which an inner store that keeps JSON then takes as
-      // it is: a 3-hour transcript's document takes 14 ms to serialise.
-      const json = key.startsWith(prefix) ? (JSON.stringify(value) as string | undefined) : undefined;
+      // A cache entry is measured by its JSON, which is handed on (the memory store keeps JSON),
+      // so it is made once at most.
+      const json = key.startsWith(prefix)
+        ? (setOptions.json ?? (JSON.stringify(value) as string | undefined))
+        : undefined;
       const size = key.startsWith(prefix) ? (json?.length ?? 0) : undefined;
       // A cache entry larger than the whole cap is not kept (nor an older value of it).
       if (size !== undefined && size > max) return drop(key);
-      if (json !== undefined && inner.setJson) await inner.setJson(key, json, setOptions);
-      else await inner.set(key, value, setOptions);
+      await inner.set(key, value, json === undefined ? setOptions : { ...setOptions, json });
       forget(key);
       if (setOptions.ttlMs !== undefined) expiries.set(key, clock.now() + setOptions.ttlMs);
       if (size !== undefined) {

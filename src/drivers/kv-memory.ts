@@ -10,7 +10,7 @@
  */
 import type { Clock } from '../ports/clock.ts';
 import type { KeyValue, SetOptions } from '../ports/kv.ts';
-import { type BoundedKeyValue, boundKv, type JsonKeyValue } from './kv-bounded.ts';
+import { type BoundedKeyValue, boundKv } from './kv-bounded.ts';
 
 /** A value's JSON text, and when it expires (epoch ms). */
 interface Stored {
@@ -19,13 +19,8 @@ interface Stored {
 }
 
 /** A KeyValue over a `Map` (unbounded: {@link createMemoryKv} bounds it). */
-export function createMapKv(clock: Clock): JsonKeyValue {
+export function createMapKv(clock: Clock): KeyValue {
   const entries = new Map<string, Stored>();
-  const setJson = async (key: string, json: string, options: SetOptions = {}): Promise<void> => {
-    const stored: Stored = { json };
-    if (options.ttlMs !== undefined) stored.expiresAt = clock.now() + options.ttlMs;
-    entries.set(key, stored);
-  };
   return {
     async get<T>(key: string): Promise<T | undefined> {
       const stored = entries.get(key);
@@ -34,12 +29,16 @@ export function createMapKv(clock: Clock): JsonKeyValue {
       return JSON.parse(stored.json) as T;
     },
     async set<T>(key: string, value: T, options: SetOptions = {}): Promise<void> {
-      const json = JSON.stringify(value);
+      const json = options.json ?? (JSON.stringify(value) as string | undefined);
       // As a serialising store answers a value JSON cannot hold: nothing.
-      if (json === undefined) entries.delete(key);
-      else await setJson(key, json, options);
+      if (json === undefined) {
+        entries.delete(key);
+        return;
+      }
+      const stored: Stored = { json };
+      if (options.ttlMs !== undefined) stored.expiresAt = clock.now() + options.ttlMs;
+      entries.set(key, stored);
     },
-    setJson,
     async delete(key: string): Promise<void> {
       entries.delete(key);
     },

@@ -85,9 +85,14 @@ export function createUnstorageKv(storage: Storage, options: UnstorageKvOptions)
       return (options.readsAreCopies ? stored.v : structuredClone(stored.v)) as T;
     },
     async set<T>(key: string, value: T, setOptions: SetOptions = {}): Promise<void> {
-      const stored: Stored = { v: value };
-      const ttlMs = setOptions.ttlMs;
-      if (ttlMs !== undefined) stored.e = clock.now() + ttlMs;
+      const { ttlMs, json } = setOptions;
+      const e = ttlMs === undefined ? undefined : clock.now() + ttlMs;
+      // The JSON of `{ v, e }` around the caller's JSON of the value, when it has made it (a
+      // string is stored as it is, and read back parsed, as unstorage does with objects).
+      const stored =
+        json === undefined
+          ? ({ v: value, ...(e === undefined ? {} : { e }) } satisfies Stored)
+          : `{"v":${json}${e === undefined ? '' : `,"e":${e}`}}`;
       const driverOptions =
         options.nativeTtl && ttlMs !== undefined ? { ttl: Math.max(1, Math.ceil(ttlMs / 1000)) } : {};
       await storage.setItem(escapeKey(key), stored as never, driverOptions);

@@ -8,6 +8,11 @@
 export interface SetOptions {
   /** Lifetime in milliseconds; after it the value MUST no longer be returned. */
   ttlMs?: number;
+  /**
+   * `JSON.stringify(value)`, when the caller has made it already: a store that keeps JSON may
+   * keep this instead of serialising the value again (a 3-hour transcript takes 14 ms).
+   */
+  json?: string;
 }
 
 /**

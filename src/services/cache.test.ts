@@ -12,6 +12,25 @@ async function cacheHolding(value: unknown, memoryBytes: number): Promise<Respon
   return cache;
 }
 
+describe('ResponseCache fills', () => {
+  it('serialises a value it fills once: for its memory size and for the store', async () => {
+    const clock = new ManualClock();
+    const kv = createMemoryKv(clock);
+    const cache = new ResponseCache(kv, clock, { memoryBytes: 1 << 20, staleMs: 0 }, silentLogger);
+    let serialised = 0;
+    const value = {
+      toJSON: () => {
+        serialised++;
+        return { segments: ['a'] };
+      },
+    };
+    await cache.get('k', 60_000, async () => value);
+    expect(serialised).toBe(1);
+    expect(kv.cacheBytes).toBeGreaterThan(0);
+    expect((await kv.list('cache:')).length).toBe(1);
+  });
+});
+
 describe('ResponseCache renderings', () => {
   it('keeps a Blob rendering like a byte one: made once, the same object answered after', async () => {
     const value = { text: 'parsed' };

@@ -201,9 +201,11 @@ export class ResponseCache {
       throw error;
     }
     const entry: Entry = { v: value, f: this.clock.now() + ttlMs };
-    const size = this.remember(key, entry);
+    // Made once: it sizes the L1 copy, and a store that keeps JSON keeps it.
+    const json = JSON.stringify(entry);
+    const size = this.remember(key, entry, json);
     try {
-      await this.kv.set(await l2Key(key), entry, { ttlMs: ttlMs + this.settings.staleMs });
+      await this.kv.set(await l2Key(key), entry, { ttlMs: ttlMs + this.settings.staleMs, json });
     } catch (error) {
       this.metrics?.storageError('storage');
       this.logger.log('warn', 'cache L2 write failed', { key, size, error: String(error) });
@@ -221,9 +223,9 @@ export class ResponseCache {
     }
   }
 
-  private remember(key: string, entry: Entry): number {
+  private remember(key: string, entry: Entry, json = JSON.stringify(entry)): number {
     // UTF-16 code units × 2 approximates the bytes the parsed value holds in memory.
-    const size = JSON.stringify(entry.v).length * 2 + key.length * 2 + 64;
+    const size = json.length * 2 + key.length * 2 + 64;
     this.l1.set(key, { e: entry, size }, size);
     return size;
   }

@@ -44,6 +44,17 @@ export function kvContract(name: string, create: (clock: ManualClock) => Promise
       expect(await kv.get('str')).toBe('');
     });
 
+    it('keeps a value set with its JSON made by the caller (json) as it keeps the value, lifetime included', async () => {
+      const value = { segments: [{ text: 'ünï "q"', start: 1.5 }], n: null };
+      await kv.set('cache:j', value, { json: JSON.stringify(value), ttlMs: 1000 });
+      await kv.set('cache:plain', 'text', { json: JSON.stringify('text') });
+      expect(await kv.get('cache:j')).toEqual(value);
+      expect(await kv.get('cache:plain')).toBe('text');
+      clock.advance(1000);
+      expect(await kv.get('cache:j')).toBeUndefined();
+      expect(await kv.get('cache:plain')).toBe('text');
+    });
+
     it('overwrites and deletes', async () => {
       await kv.set('k', 1);
       await kv.set('k', 2);
