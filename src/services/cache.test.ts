@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../test/fakes/clock.ts';
 import { createMemoryKv } from '../drivers/kv-memory.ts';
 import { silentLogger } from '../drivers/system.ts';
@@ -28,6 +28,32 @@ describe('ResponseCache fills', () => {
     expect(serialised).toBe(1);
     expect(kv.cacheBytes).toBeGreaterThan(0);
     expect((await kv.list('cache:')).length).toBe(1);
+  });
+});
+
+describe('ResponseCache reads from L2', () => {
+  it('sizes the L1 copy of an entry read from L2 by the length written with it, without serialising it; an older entry without one still serves', async () => {
+    const clock = new ManualClock();
+    const kv = createMemoryKv(clock);
+    const settings = { memoryBytes: 1 << 20, staleMs: 0 };
+    await new ResponseCache(kv, clock, settings, silentLogger).get('k', 60_000, async () => ({ a: [1, 2] }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const other = new ResponseCache(kv, clock, settings, silentLogger); // another instance: empty L1
+      const read = await other.get('k', 60_000, async () => 'not called');
+      expect(read).toEqual({ value: { a: [1, 2] }, status: 'L2' });
+      expect(stringify).not.toHaveBeenCalled();
+      // Written by an older version: no length with it.
+      await kv.set('cache:old', { v: { b: 1 }, f: clock.now() + 60_000 });
+      stringify.mockClear();
+      expect(await other.get('old', 60_000, async () => 'not called')).toEqual({
+        value: { b: 1 },
+        status: 'L2',
+      });
+      expect(stringify).toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
 

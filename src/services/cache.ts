@@ -33,6 +33,11 @@ interface Entry {
   v: unknown;
   /** Fresh until (epoch ms). */
   f: number;
+  /**
+   * The length of `{v, f}` as JSON, written with the entry, so that a read from L2 sizes its L1
+   * copy without serialising the value again (entries written before it lack it).
+   */
+  s?: number;
 }
 
 /**
@@ -201,11 +206,15 @@ export class ResponseCache {
       throw error;
     }
     const entry: Entry = { v: value, f: this.clock.now() + ttlMs };
-    // Made once: it sizes the L1 copy, and a store that keeps JSON keeps it.
+    // Made once: it sizes the L1 copy, and a store that keeps JSON keeps it (with its length).
     const json = JSON.stringify(entry);
-    const size = this.remember(key, entry, json);
+    entry.s = json.length;
+    const size = this.remember(key, entry);
     try {
-      await this.kv.set(await l2Key(key), entry, { ttlMs: ttlMs + this.settings.staleMs, json });
+      await this.kv.set(await l2Key(key), entry, {
+        ttlMs: ttlMs + this.settings.staleMs,
+        json: `${json.slice(0, -1)},"s":${entry.s}}`,
+      });
     } catch (error) {
       this.metrics?.storageError('storage');
       this.logger.log('warn', 'cache L2 write failed', { key, size, error: String(error) });
@@ -223,9 +232,9 @@ export class ResponseCache {
     }
   }
 
-  private remember(key: string, entry: Entry, json = JSON.stringify(entry)): number {
+  private remember(key: string, entry: Entry): number {
     // UTF-16 code units × 2 approximates the bytes the parsed value holds in memory.
-    const size = json.length * 2 + key.length * 2 + 64;
+    const size = (entry.s ?? JSON.stringify(entry).length) * 2 + key.length * 2 + 64;
     this.l1.set(key, { e: entry, size }, size);
     return size;
   }
