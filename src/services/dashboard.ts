@@ -132,11 +132,10 @@ export class Dashboard {
     const jobs: BatchJobRecord[] = [];
     for (let top = last; top > 0 && top > last - RECENT_JOBS_PROBED && jobs.length < limit; top -= limit) {
       const ids = await this.batches.accountJobIds(accountId, top, limit);
-      const states = await Promise.all(
-        ids.slice(0, limit - jobs.length).map((id) => this.batches.state(id, false)),
-      );
+      const states = await Promise.all(ids.map((id) => this.batches.state(id, false)));
       for (const state of states) {
-        if (state?.header.account === accountId) jobs.push(recordOf(state, this.deps.batchRetentionMs));
+        if (jobs.length < limit && state?.header.account === accountId)
+          jobs.push(recordOf(state, this.deps.batchRetentionMs));
       }
     }
     return jobs;
