@@ -110,16 +110,9 @@ function appWith(storage: { kv?: KeyValue; ledger?: Ledger }): Promise<{ ts: Tub
  * frees an expired hash the same way, all at once, unless `lazyfree-lazy-expire` is on.
  */
 async function freeFullestSlice(client: Redis, prefix: string): Promise<{ payments: number; us: number }> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await client.scan(cursor, 'MATCH', `{${prefix}c}:paid:*`, 'COUNT', 1000);
-    cursor = next;
-    keys.push(...found);
-  } while (cursor !== '0');
   let fullest = '';
   let payments = 0;
-  for (const key of keys) {
+  for (const key of await keysMatching(client, `{${prefix}c}:paid:*`)) {
     const n = await client.hlen(key);
     if (n > payments) [fullest, payments] = [key, n];
   }
@@ -130,13 +123,21 @@ async function freeFullestSlice(client: Redis, prefix: string): Promise<{ paymen
   return { payments, us: delUs(await redisStats(client)) - delUs(before) };
 }
 
-async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+/** Every key matching `pattern` (SCAN, 1000 keys a step). */
+async function keysMatching(client: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
   let cursor = '0';
   do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+    const [next, found] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
     cursor = next;
-    if (keys.length > 0) await client.del(...keys);
+    keys.push(...found);
   } while (cursor !== '0');
+  return keys;
+}
+
+async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  const keys = await keysMatching(client, `*${prefix}*`);
+  for (let i = 0; i < keys.length; i += 1000) await client.del(...keys.slice(i, i + 1000));
 }
 
 /** Runs the Redis benchmark; false when the pairs/INCRBY ratio misses its goal (true when skipped). */

@@ -93,10 +93,9 @@ export function boundKv(inner: KeyValue, options: BoundKvOptions): BoundedKeyVal
     async set<T>(key: string, value: T, setOptions: SetOptions = {}): Promise<void> {
       // A cache entry is measured by its JSON, which is handed on (the memory store keeps JSON),
       // so it is made once at most.
-      const json = key.startsWith(prefix)
-        ? (setOptions.json ?? (JSON.stringify(value) as string | undefined))
-        : undefined;
-      const size = key.startsWith(prefix) ? (json?.length ?? 0) : undefined;
+      const isCache = key.startsWith(prefix);
+      const json = isCache ? (setOptions.json ?? (JSON.stringify(value) as string | undefined)) : undefined;
+      const size = isCache ? (json?.length ?? 0) : undefined;
       // A cache entry larger than the whole cap is not kept (nor an older value of it).
       if (size !== undefined && size > max) return drop(key);
       await inner.set(key, value, json === undefined ? setOptions : { ...setOptions, json });
