@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { kvContract } from '../../test/contracts/kv.ts';
 import { ManualClock } from '../../test/fakes/clock.ts';
 import { boundKv, DEFAULT_MAX_CACHE_BYTES } from './kv-bounded.ts';
-import { createMemoryKv } from './kv-memory.ts';
+import { createMapKv, createMemoryKv } from './kv-memory.ts';
 
 kvContract('memory (bounded, default cap)', async (clock) => ({ kv: createMemoryKv(clock) }));
 kvContract('memory (bounded, 4 KiB cap)', async (clock) => ({
@@ -99,5 +99,39 @@ describe('bounded memory KeyValue', () => {
     expect(await kv.get('cache:a')).toBeUndefined();
     expect(kv.cacheBytes).toBe(0);
     expect(await kv.list('cache:')).toEqual([]);
+  });
+
+  it('spreads a sweep over the writes that follow, a step each, until every expired entry is gone', async () => {
+    const clock = new ManualClock();
+    const inner = createMapKv(clock);
+    const deleted: string[] = [];
+    const counting = {
+      ...inner,
+      delete: (key: string) => {
+        deleted.push(key);
+        return inner.delete(key);
+      },
+    };
+    const kv = boundKv(counting, { clock, sweepEveryMs: 1000, sweepStep: 10 });
+    for (let i = 0; i < 25; i++) await kv.set(`signup:${i}`, { i }, { ttlMs: 500 });
+    await kv.set('signup:live', { live: true }, { ttlMs: 60_000 });
+    clock.advance(1000);
+    const perWrite: number[] = [];
+    for (let w = 0; w < 4; w++) {
+      const before = deleted.length;
+      await kv.set(`cache:w${w}`, sized(10));
+      perWrite.push(deleted.length - before);
+    }
+    // 26 entries with a lifetime: the steps look at 10, 10 and 6 of them (the live one stays).
+    expect(perWrite).toEqual([10, 10, 5, 0]);
+    expect((await kv.list('signup:')).sort()).toEqual(['signup:live']);
+    // The next sweep starts only when due again.
+    await kv.set('signup:short', { s: 1 }, { ttlMs: 1 });
+    clock.advance(500);
+    await kv.set('cache:x', sized(10));
+    expect(await kv.list('signup:short')).toEqual(['signup:short']);
+    clock.advance(500);
+    await kv.set('cache:y', sized(10));
+    expect(await kv.list('signup:short')).toEqual([]);
   });
 });
