@@ -271,3 +271,26 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
   });
 });
+
+describeRedis('Redis ledger: the window keys it makes once per bucket', () => {
+  it("follow the bucket's rules: other windows count apart, and a rule set changed in place is seen", async () => {
+    const client = await connect();
+    const prefix = uniquePrefix('ledger-windows');
+    const ledger = createRedisLedger({ client, prefix, clock: new ManualClock() });
+    const remaining = async (rules: { limit: number; window: number }[]) =>
+      (await ledger.hit('acct:a', rules)).rules.map((rule) => rule.remaining);
+    try {
+      const rules = [{ limit: 5, window: 60 }];
+      expect(await remaining(rules)).toEqual([4]);
+      expect(await remaining(rules)).toEqual([3]);
+      expect(await remaining([{ limit: 5, window: 3600 }])).toEqual([4]);
+      rules[0] = { limit: 5, window: 86_400 };
+      expect(await remaining(rules)).toEqual([4]);
+      rules.push({ limit: 5, window: 60 });
+      expect(await remaining(rules)).toEqual([3, 4]);
+    } finally {
+      await deleteKeys(client, prefix);
+      await client.quit();
+    }
+  });
+});

@@ -100,6 +100,23 @@ interface MyHold {
   cost?: number;
 }
 
+/**
+ * What is made from a name (an account's or a bucket's keys), made once per name and kept: the
+ * same strings every call, not new ones to build and hash. Forgets them all at 10,000 names.
+ */
+function memoByName<T>(make: (name: string) => T): (name: string) => T {
+  const made = new Map<string, T>();
+  return (name) => {
+    let value = made.get(name);
+    if (value === undefined) {
+      if (made.size >= 10_000) made.clear();
+      value = make(name);
+      made.set(name, value);
+    }
+    return value;
+  };
+}
+
 /** Creates the Redis ledger over a connected client. */
 export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const { client } = options;
@@ -111,10 +128,19 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const holds = `${credits}:holds`;
   const holdExpiry = `${credits}:hold-expiry`;
   const grants = `${credits}:grants`;
-  const account = (id: string) => `${credits}:acct:${id}`;
+  const account = memoByName((id) => `${credits}:acct:${id}`);
+  /** Each account's usage hash of the day last asked for (see `usageKey`). */
+  const usageOf = memoByName(() => ({ day: '', key: '' }));
+  const usageOfAll = { day: '', key: '' };
   /** An account's (or, without one, every account's) usage hash of a UTC day. */
-  const usageKey = (id: string | undefined, day: string) =>
-    id === undefined ? `${credits}:use-all:${day}` : `${credits}:use:${id}:${day}`;
+  const usageKey = (id: string | undefined, day: string): string => {
+    const last = id === undefined ? usageOfAll : usageOf(id);
+    if (last.day !== day) {
+      last.key = id === undefined ? `${credits}:use-all:${day}` : `${credits}:use:${id}:${day}`;
+      last.day = day;
+    }
+    return last.key;
+  };
   async function readUsage(id: string | undefined, dates: readonly string[]): Promise<UsageDayRecord[]> {
     const pipeline = client.pipeline();
     for (const date of dates) pipeline.hgetall(usageKey(id, date));
@@ -139,8 +165,22 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     });
     return out;
   }
-  const windowKeys = (bucket: string, rules: readonly RateRule[]) =>
-    rules.map((rule, i) => `${credits}:rl:${bucket}:${i}:${rule.window === 'utc-day' ? 'd' : rule.window}`);
+  /** Each bucket's window keys, and the windows they were made for. */
+  const windowsOf = memoByName((): { windows: RateRule['window'][]; keys: string[] } => ({
+    windows: [],
+    keys: [],
+  }));
+  /** The keys of `bucket`'s windows under `rules` (a new array: callers add to it). */
+  const windowKeys = (bucket: string, rules: readonly RateRule[]): string[] => {
+    const made = windowsOf(bucket);
+    if (made.windows.length !== rules.length || rules.some((rule, i) => rule.window !== made.windows[i])) {
+      made.windows = rules.map((rule) => rule.window);
+      made.keys = rules.map(
+        (rule, i) => `${credits}:rl:${bucket}:${i}:${rule.window === 'utc-day' ? 'd' : rule.window}`,
+      );
+    }
+    return made.keys.slice();
+  };
   const ruleArgs = (rules: readonly RateRule[]): (string | number)[] => {
     const args: (string | number)[] = [now()];
     for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
@@ -162,11 +202,18 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
    * attempt on, until its outcome is known: a repeat and a void must use the first attempt's.
    */
   const payments = new Map<string, { slice: string; day: string }>();
+  /** The payments hash of the slice last paid into, and its number. */
+  let slice = { number: Number.NaN, key: '' };
+  const sliceKey = (at: number): string => {
+    const number = Math.floor(at / PAYMENT_SLICE_MS);
+    if (number !== slice.number) slice = { number, key: `${credits}:paid:${number}` };
+    return slice.key;
+  };
   const paymentPlace = (paymentId: string): { slice: string; day: string } => {
     let place = payments.get(paymentId);
     if (!place) {
       const at = localNow();
-      place = { slice: `${credits}:paid:${Math.floor(at / PAYMENT_SLICE_MS)}`, day: dayOf(at) };
+      place = { slice: sliceKey(at), day: dayOf(at) };
       if (payments.size >= REMEMBERED_HOLDS) payments.clear(); // voids of the forgotten are lost
       payments.set(paymentId, place);
     }
@@ -178,11 +225,12 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
    * script skips a TTL check per call). Every instance sets it, and sets it again each tick, so a
    * hash that Redis lost and made anew mid-slice gets one with the next tick's payment.
    */
-  let lifetimeSetFor = '';
+  const lifetimeSetFor = { slice: '', tick: Number.NaN };
   const paymentsLifetime = (slice: string): number => {
-    const tick = `${slice}@${Math.floor(localNow() / LIFETIME_TICK_MS)}`;
-    if (tick === lifetimeSetFor) return 0;
-    lifetimeSetFor = tick;
+    const tick = Math.floor(localNow() / LIFETIME_TICK_MS);
+    if (tick === lifetimeSetFor.tick && slice === lifetimeSetFor.slice) return 0;
+    lifetimeSetFor.slice = slice;
+    lifetimeSetFor.tick = tick;
     return PAYMENTS_LIFETIME_MS;
   };
   const paymentKeys = (payment: AdmitPayment, place: { slice: string; day: string }) => [
@@ -304,8 +352,10 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async admit(bucket, rules, { account: id, cost, reservationId, ttlMs }) {
-      const keys = [...windowKeys(bucket, rules), account(id), holds, holdExpiry];
-      const args = [...ruleArgs(rules), id, cost, reservationId, Math.max(1, Math.round(ttlMs))];
+      const keys = windowKeys(bucket, rules);
+      keys.push(account(id), holds, holdExpiry);
+      const args = ruleArgs(rules);
+      args.push(id, cost, reservationId, Math.max(1, Math.round(ttlMs)));
       const [at, reservation, ...counts] = (await scripts.admit.run(keys, args)) as (number | string)[];
       const decision = evaluateHit(counts.map(Number), rules, Number(at));
       if (!reservation) return { decision };
@@ -316,16 +366,17 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
 
     async admitPaid(bucket, rules, payment) {
       const place = paymentPlace(payment.paymentId);
-      const keys = [...windowKeys(bucket, rules), ...paymentKeys(payment, place)];
-      const args = [
-        ...ruleArgs(rules),
+      const keys = windowKeys(bucket, rules);
+      keys.push(...paymentKeys(payment, place));
+      const args = ruleArgs(rules);
+      args.push(
         payment.paymentId,
         payment.price,
         payment.cost,
         payment.usage.operation,
         USAGE_LIFETIME_MS,
         paymentsLifetime(place.slice),
-      ];
+      );
       const reply = String(await scripts.admitPaid.run(keys, args));
       // Only a void (after this call had been given up) leaves `void`: never on a first answer.
       if (reply === 'void') throw new Error(`payment ${payment.paymentId} was voided`);
