@@ -73,7 +73,7 @@ function secretElected(secret: SharedSecret): boolean {
 function createServices(ports: Ports, settings: Settings, secret: SharedSecret, metrics: Metrics): Services {
   const { upstream, kv, ledger, clock, random, logger } = ports;
   metrics.watchCircuits(() => upstream.health?.() ?? []);
-  const cache = new ResponseCache(kv, clock, settings.cache, logger, metrics);
+  const cache = new ResponseCache(kv, clock, settings.cache, logger, metrics, backgroundTurn);
   const pager = new Pager(secret, clock, settings.limits.cursorMaxAgeMs);
   const source = { upstream, cache, ttl: settings.cache.ttl, deadlineMs: settings.limits.deadlineMs };
   const billing = new Billing({
@@ -84,7 +84,12 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret, 
     reservationTtlMs: settings.limits.reservationTtlMs,
     metrics,
   });
-  const transcripts = new Transcripts({ ...source, clock, bodies: settings.transcriptBodies });
+  const transcripts = new Transcripts({
+    ...source,
+    clock,
+    bodies: settings.transcriptBodies,
+    backgroundTurn,
+  });
   const videos = new Videos(source);
   const batches = new Batches({
     billing,

@@ -31,6 +31,39 @@ describe('ResponseCache fills', () => {
   });
 });
 
+describe('ResponseCache fills in turns', () => {
+  it('lets the event loop turn between loading a value and serialising it; a hit from memory never waits', async () => {
+    const clock = new ManualClock();
+    const steps: string[] = [];
+    const turn = async () => {
+      steps.push('turn');
+    };
+    const kv = createMemoryKv(clock);
+    const cache = new ResponseCache(
+      kv,
+      clock,
+      { memoryBytes: 1 << 20, staleMs: 0 },
+      silentLogger,
+      undefined,
+      turn,
+    );
+    const value = {
+      toJSON: () => {
+        steps.push('serialise');
+        return { segments: ['a'] };
+      },
+    };
+    await cache.get('k', 60_000, async () => {
+      steps.push('load');
+      return value;
+    });
+    expect(steps).toEqual(['load', 'turn', 'serialise']);
+    steps.length = 0;
+    expect((await cache.get('k', 60_000, async () => value)).status).toBe('HIT');
+    expect(steps).toEqual([]);
+  });
+});
+
 describe('ResponseCache reads from L2', () => {
   it('sizes the L1 copy of an entry read from L2 by the length written with it, without serialising it; an older entry without one still serves', async () => {
     const clock = new ManualClock();

@@ -118,6 +118,12 @@ export class ResponseCache {
     private readonly logger: Logger,
     /** Hears each lookup's result per tier, and L2 reads and writes that fail. */
     private readonly metrics?: Pick<Metrics, 'cache' | 'storageError'> | undefined,
+    /**
+     * Resolves when the event loop may run another step of work (the composition root passes the
+     * process's slices, `drivers/background-turn.ts`): a fill serialises what it loaded in a turn
+     * of its own once the load used up its turn's slice. By default, at once.
+     */
+    private readonly backgroundTurn?: () => Promise<void>,
   ) {
     this.l1 = new ByteLru(settings.memoryBytes);
   }
@@ -205,6 +211,9 @@ export class ResponseCache {
       }
       throw error;
     }
+    // Parsing a long transcript and serialising it each hold the loop for tens of milliseconds:
+    // requests that arrive meanwhile are served between the two.
+    await this.backgroundTurn?.();
     const entry: Entry = { v: value, f: this.clock.now() + ttlMs };
     // Made once: it sizes the L1 copy, and a store that keeps JSON keeps it (with its length).
     const json = JSON.stringify(entry);

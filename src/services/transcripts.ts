@@ -63,6 +63,12 @@ export interface TranscriptsDeps {
   deadlineMs: number;
   /** How rendered transcripts are kept and answered (`AppOptions.transcriptBodies`). Default: bytes. */
   bodies?: TranscriptBodies;
+  /**
+   * Resolves when the event loop may run another step of work (see `ResponseCache`): a caption
+   * document is parsed, and a transcript not served from memory is rendered, in a turn of its
+   * own once the step before used up its turn's slice. By default, at once.
+   */
+  backgroundTurn?: () => Promise<void>;
 }
 
 /** A rendered transcript: its `Content-Type`, and its UTF-8 body as bytes or as a Blob of them. */
@@ -183,6 +189,7 @@ export class Transcripts {
           track,
           target === undefined ? options : { ...options, translateTo: target },
         );
+        await this.deps.backgroundTurn?.();
         const parsed = parseTimedText(raw, track.kind);
         if (parsed.segments.length === 0) {
           throw new ApiError('upstream_error', 'YouTube returned an empty caption document; retry later.');
@@ -213,6 +220,8 @@ export class Transcripts {
         status = combineStatus(status, chapters.status);
       }
     }
+    // Rendered next (by the caller): after a fill or an L2 read, in a turn of its own.
+    if (text.status !== 'HIT') await this.deps.backgroundTurn?.();
     return {
       doc,
       choice,
