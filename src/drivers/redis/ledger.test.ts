@@ -272,62 +272,57 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
   });
 });
 
-describeRedis('Redis ledger: the window keys it makes once per bucket', () => {
-  it("follow the bucket's rules: other windows count apart, and a rule set changed in place is seen", async () => {
-    const client = await connect();
-    const prefix = uniquePrefix('ledger-windows');
+describeRedis('Redis ledger: how it talks to Redis (keys made once, the commands of one turn)', () => {
+  let client: Redis;
+  let prefix: string;
+  beforeEach(async () => {
+    client = await connect();
+    prefix = uniquePrefix('ledger-calls');
+  });
+  afterEach(async () => {
+    await deleteKeys(client, prefix);
+    await client.quit();
+  });
+
+  it("a bucket's window keys follow its rules: other windows count apart, and a rule set changed in place is seen", async () => {
     const ledger = createRedisLedger({ client, prefix, clock: new ManualClock() });
     const remaining = async (rules: { limit: number; window: number }[]) =>
       (await ledger.hit('acct:a', rules)).rules.map((rule) => rule.remaining);
-    try {
-      const rules = [{ limit: 5, window: 60 }];
-      expect(await remaining(rules)).toEqual([4]);
-      expect(await remaining(rules)).toEqual([3]);
-      expect(await remaining([{ limit: 5, window: 3600 }])).toEqual([4]);
-      rules[0] = { limit: 5, window: 86_400 };
-      expect(await remaining(rules)).toEqual([4]);
-      rules.push({ limit: 5, window: 60 });
-      expect(await remaining(rules)).toEqual([3, 4]);
-    } finally {
-      await deleteKeys(client, prefix);
-      await client.quit();
-    }
+    const rules = [{ limit: 5, window: 60 }];
+    expect(await remaining(rules)).toEqual([4]);
+    expect(await remaining(rules)).toEqual([3]);
+    expect(await remaining([{ limit: 5, window: 3600 }])).toEqual([4]);
+    rules[0] = { limit: 5, window: 86_400 };
+    expect(await remaining(rules)).toEqual([4]);
+    rules.push({ limit: 5, window: 60 });
+    expect(await remaining(rules)).toEqual([3, 4]);
   });
-});
 
-describeRedis('Redis ledger: the commands of one turn', () => {
-  it('leave in one socket write (after the one load of the script they share), and each gets its own answer', async () => {
-    const client = await connect();
-    const prefix = uniquePrefix('ledger-together');
+  it('the commands of one turn leave in one socket write (after the one load of the script they share), and each gets its own answer', async () => {
     const ledger = createRedisLedger({ client, prefix });
     const rules = [{ limit: 1_000, window: 60 }];
-    try {
-      await ledger.grant('a', 100, 'g');
-      const pay = (paymentId: string) =>
-        ledger.admitPaid!('acct:a', rules, {
-          account: 'a',
-          price: 1,
-          cost: 1,
-          paymentId,
-          usage: { operation: 'transcript' },
-        });
-      const socket = client.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-      const writes: number[] = [];
-      for (const name of ['_write', '_writev'] as const) {
-        const original = socket[name].bind(socket);
-        socket[name] = (...args: unknown[]) => {
-          writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
-          original(...args);
-        };
-      }
-      const paid = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(`p${i}`)));
-      expect(writes).toEqual([1, 20]); // SCRIPT LOAD, then the 20 calls
-      expect(paid.map((p) => p.paid?.balance).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(
-        Array.from({ length: 20 }, (_, i) => 80 + i),
-      );
-    } finally {
-      await deleteKeys(client, prefix);
-      await client.quit();
+    await ledger.grant('a', 100, 'g');
+    const pay = (paymentId: string) =>
+      ledger.admitPaid!('acct:a', rules, {
+        account: 'a',
+        price: 1,
+        cost: 1,
+        paymentId,
+        usage: { operation: 'transcript' },
+      });
+    const socket = client.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const writes: number[] = [];
+    for (const name of ['_write', '_writev'] as const) {
+      const original = socket[name].bind(socket);
+      socket[name] = (...args: unknown[]) => {
+        writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
+        original(...args);
+      };
     }
+    const paid = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(`p${i}`)));
+    expect(writes).toEqual([1, 20]); // SCRIPT LOAD, then the 20 calls
+    expect(paid.map((p) => p.paid?.balance).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(
+      Array.from({ length: 20 }, (_, i) => 80 + i),
+    );
   });
 });
