@@ -28,6 +28,7 @@
 import type { JobQueue, QueuePayload } from '../../ports/jobs.ts';
 import { assertQueueKey, defaultRetryDelaysMs, retryDelayMs } from '../jobs-memory.ts';
 import { splitRedisUrl } from './storage.ts';
+import { fillTracingChannelGap } from './tracing-channel.ts';
 
 /** Options of {@link createBullmqJobQueue}. */
 export interface BullmqJobQueueOptions {
@@ -105,6 +106,7 @@ export async function requireBullmq(): Promise<void> {
 
 /** Creates the BullMQ JobQueue; BullMQ loads and connects in the background. */
 export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
+  fillTracingChannelGap();
   const { url, prefix: fromUrl } = splitRedisUrl(options.url);
   const queueName = options.queueName ?? 'jobs';
   if (queueName.includes(':')) throw new Error(`The BullMQ queue name "${queueName}" must not contain ':'`);

@@ -52,6 +52,7 @@ import {
   TOUCH_KEY,
   VOID_PAID,
 } from './ledger-scripts.ts';
+import { fillTracingChannelGap } from './tracing-channel.ts';
 
 /** How long a day's usage hash is kept: 100 days (GET /v1/usage reports at most 90). */
 const USAGE_LIFETIME_MS = 100 * 86_400_000;
@@ -119,6 +120,7 @@ function memoByName<T>(make: (name: string) => T): (name: string) => T {
 
 /** Creates the Redis ledger over a connected client. */
 export function createRedisLedger(options: RedisLedgerOptions): Ledger {
+  fillTracingChannelGap();
   const { client } = options;
   const prefix = options.prefix ?? 'tubescribe:';
   const dayOf = dayMemo();
