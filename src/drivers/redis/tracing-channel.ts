@@ -28,8 +28,10 @@ export function fillTracingChannelGap(channels: TracingChannels = diagnostics as
   if (prototype === null || 'hasSubscribers' in prototype) return;
   Object.defineProperty(prototype, 'hasSubscribers', {
     configurable: true,
+    // Read by ioredis before every command: a plain loop, no callback made per read.
     get(this: Record<(typeof PARTS)[number], { hasSubscribers?: boolean } | undefined>): boolean {
-      return PARTS.some((part) => this[part]?.hasSubscribers === true);
+      for (const part of PARTS) if (this[part]?.hasSubscribers === true) return true;
+      return false;
     },
   });
 }
