@@ -119,24 +119,25 @@ return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
 `;
 
 /**
- * A rate-limit hit (Lua function) over the first `n` KEYS (one hash per rule: {start, count}),
- * rule i's limit and window length (ms, 0 = the UTC day) at ARGV[2i], ARGV[2i + 1]. Counts the
- * hit in every rule or none; returns whether it was allowed and the counts before.
+ * A rate-limit hit (Lua function) over `n` rules: rule i's window hash ({start, count}) is
+ * KEYS[k + i], its limit and window length (ms, 0 = the UTC day) ARGV[a + 2i - 1] and
+ * ARGV[a + 2i]. Counts the hit in every rule or none; returns whether it was allowed and the
+ * counts before.
  */
 const HIT_FN: string = `
-local function hit(n, now)
+local function hit(k, a, n, now)
   local counts = {}
   local starts = {}
   local ends = {}
   local allowed = true
   for i = 1, n do
-    local limit = tonumber(ARGV[2 * i])
-    local length = tonumber(ARGV[2 * i + 1])
+    local limit = tonumber(ARGV[a + 2 * i - 1])
+    local length = tonumber(ARGV[a + 2 * i])
     if length == 0 then length = 86400000 end
     local start = now - (now % length)
     starts[i] = start
     ends[i] = start + length
-    local stored = redis.call('HMGET', KEYS[i], 'start', 'count')
+    local stored = redis.call('HMGET', KEYS[k + i], 'start', 'count')
     local count = 0
     if tonumber(stored[1]) == start then count = tonumber(stored[2]) or 0 end
     counts[i] = count
@@ -146,10 +147,10 @@ local function hit(n, now)
     for i = 1, n do
       if counts[i] > 0 then
         -- The window is under way: its start and expiry are already written.
-        redis.call('HINCRBY', KEYS[i], 'count', 1)
+        redis.call('HINCRBY', KEYS[k + i], 'count', 1)
       else
-        redis.call('HSET', KEYS[i], 'start', starts[i], 'count', 1)
-        redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
+        redis.call('HSET', KEYS[k + i], 'start', starts[i], 'count', 1)
+        redis.call('PEXPIRE', KEYS[k + i], math.max(1, ends[i] - now) + 1000)
       end
     end
   end
@@ -163,7 +164,7 @@ end
  */
 export const HIT: string = `${NOW}${HIT_FN}
 local n = #KEYS
-local _, counts = hit(n, now)
+local _, counts = hit(0, 1, n, now)
 local out = { now }
 for i = 1, n do out[i + 1] = counts[i] end
 return out
@@ -176,7 +177,7 @@ return out
  */
 export const ADMIT: string = `${NOW}${HIT_FN}${RESERVE_FN}
 local n = #KEYS - 3
-local allowed, counts = hit(n, now)
+local allowed, counts = hit(0, 1, n, now)
 local reserved = ''
 if allowed then
   local a = 2 * n + 2
@@ -189,46 +190,69 @@ return out
 `;
 
 /**
- * A hit and, when allowed, a payment, in one step (an answer already made, paid at once: no
- * hold). KEYS: one hash per rule, then account, the payments hash of the time slice, the account's
- * and every account's usage hash of the day. ARGV: now, per rule: limit, length; then payment id,
- * price (the balance must hold it), cost (what is spent), operation, usage lifetime, and the
- * payments hash lifetime (ms) to set now, or 0 (the client sets it once a tick per slice, see
- * `ledger.ts`). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
- * `1|balance after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and
- * so does a payment made void first (`void`). A paid answer takes its cost first and gives it
- * back when the balance did not hold the price: one write instead of a read and a write.
+ * Admissions with payment (`admitPaid`: an answer already made, paid at once, no hold), any
+ * number in one call: the ledger sends those asked for in one turn of the event loop together
+ * (`turn-batch.ts`). Each runs as it would alone, in order; Redis `TIME` is read once for all.
+ * KEYS, per payment: one hash per rule, then account, the payments hash of the time slice, the
+ * account's and every account's usage hash of the day. ARGV, per payment: now, the number of
+ * rules, per rule limit and length; then payment id, price (the balance must hold it), cost
+ * (what is spent), operation, usage lifetime, and the payments hash lifetime (ms) to set now, or
+ * 0 (the client sets it once a tick per slice, see `ledger.ts`). Returns each payment's reply,
+ * `now;paid;counts before` (paid: '' when refused, `0|balance` when short, `1|balance
+ * after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and so does a
+ * payment made void first (`void`). A paid answer takes its cost first and gives it back when the
+ * balance did not hold the price: one write instead of a read and a write.
  */
-export const ADMIT_PAID: string = `${NOW}${HIT_FN}${METER_FN}
-local n = #KEYS - 4
-local a = 2 * n + 2
-local payments, id = KEYS[n + 2], ARGV[a]
-local seen = redis.call('HGET', payments, id)
-if seen then return seen end
-local allowed, counts = hit(n, now)
-local paid = ''
-if allowed then
-  local kAccount, price, cost = KEYS[n + 1], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  local balance
-  if cost > 0 then
-    balance = redis.call('HINCRBY', kAccount, 'balance', 0 - cost) + cost
-    if balance < price then redis.call('HINCRBY', kAccount, 'balance', cost) end
-  else
-    balance = tonumber(redis.call('HGET', kAccount, 'balance') or '0')
+export const ADMIT_PAID: string = `${HIT_FN}${METER_FN}
+local time
+local function admitPaid(k, a)
+  local now = tonumber(ARGV[a + 1])
+  if now < 0 then
+    if time == nil then
+      local t = redis.call('TIME')
+      time = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    end
+    now = time
   end
-  if balance < price then
-    paid = '0|' .. balance
-  else
-    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', cost) end
-    meter(n + 3, ARGV[a + 3], cost, ARGV[a + 4])
-    paid = '1|' .. (balance - cost) .. '|' .. cost
+  local n = tonumber(ARGV[a + 2])
+  local p = a + 2 + 2 * n
+  local payments, id = KEYS[k + n + 2], ARGV[p + 1]
+  local seen = redis.call('HGET', payments, id)
+  if seen then return seen end
+  local allowed, counts = hit(k, a + 2, n, now)
+  local paid = ''
+  if allowed then
+    local kAccount, price, cost = KEYS[k + n + 1], tonumber(ARGV[p + 2]), tonumber(ARGV[p + 3])
+    local balance
+    if cost > 0 then
+      balance = redis.call('HINCRBY', kAccount, 'balance', 0 - cost) + cost
+      if balance < price then redis.call('HINCRBY', kAccount, 'balance', cost) end
+    else
+      balance = tonumber(redis.call('HGET', kAccount, 'balance') or '0')
+    end
+    if balance < price then
+      paid = '0|' .. balance
+    else
+      if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', cost) end
+      meter(k + n + 3, ARGV[p + 4], cost, ARGV[p + 5])
+      paid = '1|' .. (balance - cost) .. '|' .. cost
+    end
   end
+  local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
+  redis.call('HSET', payments, id, reply)
+  local lifetime = tonumber(ARGV[p + 6])
+  if lifetime > 0 then redis.call('PEXPIRE', payments, lifetime) end
+  return reply
 end
-local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
-redis.call('HSET', payments, id, reply)
-local lifetime = tonumber(ARGV[a + 5])
-if lifetime > 0 then redis.call('PEXPIRE', payments, lifetime) end
-return reply
+local replies = {}
+local k, a = 0, 0
+while a < #ARGV do
+  replies[#replies + 1] = admitPaid(k, a)
+  local n = tonumber(ARGV[a + 2])
+  k = k + n + 4
+  a = a + 2 * n + 8
+end
+return replies
 `;
 
 /**
@@ -316,7 +340,11 @@ export class Script {
     private readonly lua: string,
   ) {}
 
-  async run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /**
+   * Runs the script. `together`: its write waits for the rest of this turn's (see
+   * {@link writeTogether}); false for a call that already gathers a turn's work (a batch).
+   */
+  async run(keys: readonly string[], args: readonly (string | number)[], together = true): Promise<unknown> {
     if (this.sha === undefined) {
       // Forgotten once settled: a load that failed (Redis away) is tried again by the next call.
       this.loading ??= this.client.script('LOAD', this.lua).finally(() => {
@@ -324,7 +352,7 @@ export class Script {
       });
       this.sha = (await this.loading) as string;
     }
-    writeTogether(this.client);
+    if (together) writeTogether(this.client);
     try {
       return await this.client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

@@ -5,6 +5,22 @@ import { ManualClock } from '../../../test/fakes/clock.ts';
 import { connect, deleteKeys, describeRedis, uniquePrefix } from '../../../test/helpers/redis.ts';
 import type { Ledger } from '../../ports/ledger.ts';
 import { createRedisLedger, PAYMENT_SLICE_MS } from './ledger.ts';
+import { MAX_BATCH } from './turn-batch.ts';
+
+/** The client, except that its next script call fails without reaching Redis (a link down). */
+const failingOnce = (real: Redis): Redis => {
+  let failed = false;
+  return new Proxy(real, {
+    get(target, name, receiver) {
+      if (name === 'evalsha' && !failed) {
+        failed = true;
+        return () => Promise.reject(new Error('Connection is closed.'));
+      }
+      const value = Reflect.get(target, name, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
 
 describeRedis('Redis ledger', () => {
   ledgerContract('redis', async (clock) => {
@@ -206,21 +222,6 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     ]);
   });
 
-  /** The client, except that its next script call fails without reaching Redis (a link down). */
-  const failingOnce = (real: Redis): Redis => {
-    let failed = false;
-    return new Proxy(real, {
-      get(target, name, receiver) {
-        if (name === 'evalsha' && !failed) {
-          failed = true;
-          return () => Promise.reject(new Error('Connection is closed.'));
-        }
-        const value = Reflect.get(target, name, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-  };
-
   it('voids a payment whose reply was lost: its credits and its metering come back', async () => {
     // Instance A pays; instance B, on the same keys, fails to learn the outcome of the same payment
     // (as when a dropped link lost A's reply), and voids it.
@@ -298,18 +299,8 @@ describeRedis('Redis ledger: how it talks to Redis (keys made once, the commands
     expect(await remaining(rules)).toEqual([3, 4]);
   });
 
-  it('the commands of one turn leave in one socket write (after the one load of the script they share), and each gets its own answer', async () => {
-    const ledger = createRedisLedger({ client, prefix });
-    const rules = [{ limit: 1_000, window: 60 }];
-    await ledger.grant('a', 100, 'g');
-    const pay = (paymentId: string) =>
-      ledger.admitPaid!('acct:a', rules, {
-        account: 'a',
-        price: 1,
-        cost: 1,
-        paymentId,
-        usage: { operation: 'transcript' },
-      });
+  /** Counts the socket writes of `client` (commands per write). */
+  const countWrites = (): number[] => {
     const socket = client.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
     const writes: number[] = [];
     for (const name of ['_write', '_writev'] as const) {
@@ -319,10 +310,95 @@ describeRedis('Redis ledger: how it talks to Redis (keys made once, the commands
         original(...args);
       };
     }
-    const paid = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(`p${i}`)));
+    return writes;
+  };
+  const pay = (ledger: Ledger, paymentId: string, account = 'a', rules = [{ limit: 1_000, window: 60 }]) =>
+    ledger.admitPaid!(`acct:${account}`, rules, {
+      account,
+      price: 1,
+      cost: 1,
+      paymentId,
+      usage: { operation: 'transcript' },
+    });
+
+  it('the commands of one turn leave in one socket write (after the one load of the script they share), and each gets its own answer', async () => {
+    const ledger = createRedisLedger({ client, prefix });
+    await ledger.grant('a', 100, 'g');
+    const writes = countWrites();
+    const reserved = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ledger.reserve('a', 1, `r${i}`, 60_000)),
+    );
     expect(writes).toEqual([1, 20]); // SCRIPT LOAD, then the 20 calls
-    expect(paid.map((p) => p.paid?.balance).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(
+    expect(reserved.map((r) => r.balance).sort((x, y) => x - y)).toEqual(
       Array.from({ length: 20 }, (_, i) => 80 + i),
     );
+  });
+
+  it('the payments of one turn are one script call, each answered as alone: other accounts, other rules, a repeat, a refusal', async () => {
+    const ledger = createRedisLedger({ client, prefix });
+    await ledger.grant('a', 100, 'g');
+    await ledger.grant('b', 1, 'gb');
+    const writes = countWrites();
+    const tight = [
+      { limit: 1_000, window: 60 },
+      { limit: 2, window: 3600 },
+    ];
+    const [a1, b1, b2, a2, t1, t2, t3, a1again] = await Promise.all([
+      pay(ledger, 'a1'),
+      pay(ledger, 'b1', 'b'),
+      pay(ledger, 'b2', 'b'), // b's one credit is gone
+      pay(ledger, 'a2'),
+      pay(ledger, 't1', 'a', tight),
+      pay(ledger, 't2', 'a', tight),
+      pay(ledger, 't3', 'a', tight), // the hourly rule's third hit
+      pay(ledger, 'a1'), // a repeat answers the first
+    ]);
+    expect(writes).toEqual([1, 1]); // SCRIPT LOAD, then one call for the 8 payments
+    expect(a1.paid).toEqual({ ok: true, balance: 99 });
+    expect(a1again).toEqual(a1);
+    expect(b1.paid).toEqual({ ok: true, balance: 0 });
+    expect(b2.decision.allowed).toBe(true);
+    expect(b2.paid).toEqual({ ok: false, balance: 0 });
+    expect(a2.paid).toEqual({ ok: true, balance: 98 });
+    expect(t1.paid).toEqual({ ok: true, balance: 97 });
+    expect(t2.paid).toEqual({ ok: true, balance: 96 });
+    expect(t2.decision.rules.map((rule) => rule.remaining)).toEqual([996, 0]); // a1, a2, t1 and t2 share the minute's window
+    expect(t3.decision.allowed).toBe(false);
+    expect(t3.paid).toBeUndefined();
+    expect(await ledger.credits('a')).toEqual({ balance: 96, reserved: 0, spent: 4, granted: 100 });
+    expect(await ledger.credits('b')).toEqual({ balance: 0, reserved: 0, spent: 1, granted: 1 });
+    const usage = await ledger.usage!('a', [new Date().toISOString().slice(0, 10)]);
+    expect(usage[0]).toMatchObject({ requests: 4, credits: 4 });
+  });
+
+  it(`a turn's payments go ${MAX_BATCH} to a call at most, and a call that fails fails each of its payments (their voids then undo them)`, async () => {
+    const ledger = createRedisLedger({ client, prefix });
+    await ledger.grant('a', 1_000, 'g');
+    await pay(ledger, 'warm');
+    const writes = countWrites();
+    const count = MAX_BATCH * 2 + 5;
+    const paid = await Promise.all(Array.from({ length: count }, (_, i) => pay(ledger, `p${i}`)));
+    expect(writes.reduce((sum, n) => sum + n, 0)).toBe(3);
+    expect(paid.map((p) => p.paid!.balance).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: count }, (_, i) => 999 - count + i),
+    );
+
+    const broken = createRedisLedger({ client: failingOnce(client), prefix });
+    const failed = await Promise.allSettled([pay(broken, 'f1'), pay(broken, 'f2'), pay(broken, 'f3')]);
+    expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const id of ['f1', 'f2', 'f3'])
+      await broken.voidPayment!({
+        account: 'a',
+        price: 1,
+        cost: 1,
+        paymentId: id,
+        usage: { operation: 'transcript' },
+      });
+    expect(await ledger.credits('a')).toEqual({
+      balance: 999 - count,
+      reserved: 0,
+      spent: count + 1,
+      granted: 1_000,
+    });
   });
 });

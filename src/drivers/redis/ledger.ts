@@ -11,7 +11,8 @@
  *   script touches is declared, so it runs on a Redis Cluster.
  * - Round trips: a charged call costs two, admission with reservation (`admit`) and commit (the
  *   instance that reserved remembers the hold's account, so settling needs no lookup first); an
- *   answer already made from memory costs one (`admitPaid`: admission and payment, no hold).
+ *   answer already made from memory costs one (`admitPaid`: admission and payment, no hold), and
+ *   the payments asked for in one turn of the event loop share one script call (`turn-batch.ts`).
  * - Redis work per charged call is kept small: a reservation's repeat is answered from its hold
  *   (no idempotency key per call; the hold is taken with HSETNX, read only by a repeat or a short
  *   balance), the reserving instance deletes its hold unread (it knows the cost), a window under
@@ -53,6 +54,7 @@ import {
   VOID_PAID,
 } from './ledger-scripts.ts';
 import { fillTracingChannelGap } from './tracing-channel.ts';
+import { TurnBatch } from './turn-batch.ts';
 
 /** How long a day's usage hash is kept: 100 days (GET /v1/usage reports at most 90). */
 const USAGE_LIFETIME_MS = 100 * 86_400_000;
@@ -183,8 +185,8 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     }
     return made.keys.slice();
   };
-  const ruleArgs = (rules: readonly RateRule[]): (string | number)[] => {
-    const args: (string | number)[] = [now()];
+  /** Each rule's limit and window length (ms, 0 = the UTC day), after `args` (by default: now). */
+  const ruleArgs = (rules: readonly RateRule[], args: (string | number)[] = [now()]): (string | number)[] => {
     for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
     return args;
   };
@@ -244,7 +246,6 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const broadcast = new RedisBroadcast(client, `${prefix}broadcast`);
   const scripts = {
     admit: new Script(client, ADMIT),
-    admitPaid: new Script(client, ADMIT_PAID),
     voidPaid: new Script(client, VOID_PAID),
     reserve: new Script(client, RESERVE),
     settle: new Script(client, SETTLE),
@@ -255,6 +256,8 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     meter: new Script(client, METER),
     touch: new Script(client, TOUCH_KEY),
   };
+  /** A turn's payments, in one script call (see `turn-batch.ts`). */
+  const paidTogether = new TurnBatch(new Script(client, ADMIT_PAID));
   /** The hash of API keys' last uses (key id → epoch ms). */
   const keysUsed = `${prefix}keys-used`;
   const now = (): number => options.clock?.now() ?? -1;
@@ -370,7 +373,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const place = paymentPlace(payment.paymentId);
       const keys = windowKeys(bucket, rules);
       keys.push(...paymentKeys(payment, place));
-      const args = ruleArgs(rules);
+      const args = ruleArgs(rules, [now(), rules.length]);
       args.push(
         payment.paymentId,
         payment.price,
@@ -379,7 +382,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
         USAGE_LIFETIME_MS,
         paymentsLifetime(place.slice),
       );
-      const reply = String(await scripts.admitPaid.run(keys, args));
+      const reply = String(await paidTogether.run(keys, args));
       // Only a void (after this call had been given up) leaves `void`: never on a first answer.
       if (reply === 'void') throw new Error(`payment ${payment.paymentId} was voided`);
       payments.delete(payment.paymentId);

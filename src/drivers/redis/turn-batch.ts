@@ -1,0 +1,64 @@
+/**
+ * The calls of one script made in the same turn of the event loop, sent as one call: a busy
+ * server reads several requests per turn, and each cached answer pays with `admitPaid`. One
+ * call instead of one per request saves, per request, the client's command building and reply
+ * parsing and Redis's command dispatch and script start (see `npm run bench`, HTTP on Redis).
+ * A lone call waits only for the rest of its turn, as every ledger write does (`writeTogether`).
+ *
+ * The script takes its calls' KEYS and ARGV one after another and returns one reply per call,
+ * in order (see `ADMIT_PAID`). A failed call fails every call of its batch, as a lost connection
+ * fails every command in flight: the callers treat it as an outcome they never learned.
+ * @module
+ */
+import { nextTurn } from '../background-turn.ts';
+import type { Script } from './ledger-scripts.ts';
+
+/** Calls per batch at most: bounds how long one script holds Redis (about 15 µs a payment). */
+export const MAX_BATCH = 32;
+
+interface Waiting {
+  resolve: (reply: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Gathers a turn's calls of `script` and sends them together. */
+export class TurnBatch {
+  private keys: string[] = [];
+  private args: (string | number)[] = [];
+  private waiting: Waiting[] = [];
+
+  constructor(private readonly script: Script) {}
+
+  /** Runs one call (its keys and arguments as the script reads one call's); resolves with its reply. */
+  run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (this.waiting.length === 0) nextTurn(this.flush);
+    for (const key of keys) this.keys.push(key);
+    for (const arg of args) this.args.push(arg);
+    const reply = new Promise<unknown>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    if (this.waiting.length >= MAX_BATCH) this.flush();
+    return reply;
+  }
+
+  /** Sends what has gathered (nothing when a full batch went already). */
+  private readonly flush = (): void => {
+    const waiting = this.waiting;
+    if (waiting.length === 0) return;
+    const { keys, args } = this;
+    this.keys = [];
+    this.args = [];
+    this.waiting = [];
+    this.script.run(keys, args, false).then(
+      (replies) => {
+        if (!Array.isArray(replies) || replies.length !== waiting.length) {
+          const error = new Error(`a batch of ${waiting.length} calls had ${String(replies)} for replies`);
+          for (const call of waiting) call.reject(error);
+          return;
+        }
+        for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(replies[i]);
+      },
+      (error: unknown) => {
+        for (const call of waiting) call.reject(error);
+      },
+    );
+  };
+}
