@@ -42,6 +42,7 @@ import { RedisBroadcast } from './broadcast.ts';
 import {
   ADMIT,
   ADMIT_PAID,
+  ADMIT_PAID_TOGETHER,
   CONSUME_ONCE,
   COUNTER,
   GRANT,
@@ -257,7 +258,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     touch: new Script(client, TOUCH_KEY),
   };
   /** A turn's payments, in one script call (see `turn-batch.ts`). */
-  const paidTogether = new TurnBatch(new Script(client, ADMIT_PAID));
+  const paidTogether = new TurnBatch(new Script(client, ADMIT_PAID), new Script(client, ADMIT_PAID_TOGETHER));
   /** The hash of API keys' last uses (key id → epoch ms). */
   const keysUsed = `${prefix}keys-used`;
   const now = (): number => options.clock?.now() ?? -1;

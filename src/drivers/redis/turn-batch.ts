@@ -1,13 +1,15 @@
 /**
- * The calls of one script made in the same turn of the event loop, sent as one call: a busy
- * server reads several requests per turn, and each cached answer pays with `admitPaid`. One
- * call instead of one per request saves, per request, the client's command building and reply
- * parsing and Redis's command dispatch and script start (see `npm run bench`, HTTP on Redis).
- * A lone call waits only for the rest of its turn, as every ledger write does (`writeTogether`).
+ * The calls of one script made in the same turn of the event loop, sent as one call of a script
+ * that does them all: a busy server reads several requests per turn, and each cached answer
+ * pays with `admitPaid`. One call for the turn saves, per request, the client's command building
+ * and reply parsing and Redis's command dispatch, and lets the script read and write each hash
+ * once (see `ADMIT_PAID_TOGETHER`). A lone call goes to the script for one, and waits only for
+ * the rest of its turn, as every ledger write does (`writeTogether`).
  *
- * The script takes its calls' KEYS and ARGV one after another and returns one reply per call,
- * in order (see `ADMIT_PAID`). A failed call fails every call of its batch, as a lost connection
- * fails every command in flight: the callers treat it as an outcome they never learned.
+ * The script for several takes its calls' KEYS and ARGV one after another, each laid out as the
+ * script for one takes them, and returns one reply per call, in order. A failed call fails every
+ * call of its batch, as a lost connection fails every command in flight: the callers treat it
+ * as an outcome they never learned.
  * @module
  */
 import { nextTurn } from '../background-turn.ts';
@@ -21,13 +23,16 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** Gathers a turn's calls of `script` and sends them together. */
+/** Gathers a turn's calls and sends them together (through `one` when there is one). */
 export class TurnBatch {
   private keys: string[] = [];
   private args: (string | number)[] = [];
   private waiting: Waiting[] = [];
 
-  constructor(private readonly script: Script) {}
+  constructor(
+    private readonly one: Script,
+    private readonly several: Script,
+  ) {}
 
   /** Runs one call (its keys and arguments as the script reads one call's); resolves with its reply. */
   run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -47,7 +52,11 @@ export class TurnBatch {
     this.keys = [];
     this.args = [];
     this.waiting = [];
-    this.script.run(keys, args, false).then(
+    if (waiting.length === 1) {
+      this.one.run(keys, args, false).then(waiting[0]!.resolve, waiting[0]!.reject);
+      return;
+    }
+    this.several.run(keys, args, false).then(
       (replies) => {
         if (!Array.isArray(replies) || replies.length !== waiting.length) {
           const error = new Error(`a batch of ${waiting.length} calls had ${String(replies)} for replies`);
