@@ -119,23 +119,33 @@ return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
 `;
 
 /**
+ * Rule i of a call (Lua function): its limit, and the start and end (ms) of its window at `now`,
+ * from its limit and window length (ms, 0 = the UTC day) at ARGV[a + 2i - 1] and ARGV[a + 2i].
+ */
+const RULE_FN: string = `
+local function rule(a, i, now)
+  local length = tonumber(ARGV[a + 2 * i])
+  if length == 0 then length = 86400000 end
+  local start = now - (now % length)
+  return tonumber(ARGV[a + 2 * i - 1]), start, start + length
+end
+`;
+
+/**
  * A rate-limit hit (Lua function) over the first `n` KEYS (one hash per rule: {start, count}),
  * rule i's limit and window length (ms, 0 = the UTC day) at ARGV[a + 2i - 1], ARGV[a + 2i]. Counts
  * the hit in every rule or none; returns whether it was allowed and the counts before.
  */
-const HIT_FN: string = `
+const HIT_FN: string = `${RULE_FN}
 local function hit(n, now, a)
   local counts = {}
   local starts = {}
   local ends = {}
   local allowed = true
   for i = 1, n do
-    local limit = tonumber(ARGV[a + 2 * i - 1])
-    local length = tonumber(ARGV[a + 2 * i])
-    if length == 0 then length = 86400000 end
-    local start = now - (now % length)
+    local limit, start, ending = rule(a, i, now)
     starts[i] = start
-    ends[i] = start + length
+    ends[i] = ending
     local stored = redis.call('HMGET', KEYS[i], 'start', 'count')
     local count = 0
     if tonumber(stored[1]) == start then count = tonumber(stored[2]) or 0 end
@@ -255,7 +265,7 @@ return reply
  * and what was spent; each usage hash its operation counts and credits (its lifetime when an
  * operation's count reaches 1), in the order they were first touched.
  */
-export const ADMIT_PAID_TOGETHER: string = `
+export const ADMIT_PAID_TOGETHER: string = `${RULE_FN}
 local time
 local function nowOf(given)
   if given >= 0 then return given end
@@ -322,14 +332,11 @@ local function hit(k, a, n, now)
   local counts, ws, starts, ends = {}, {}, {}, {}
   local allowed = true
   for i = 1, n do
-    local limit = tonumber(ARGV[a + 2 * i - 1])
-    local length = tonumber(ARGV[a + 2 * i])
-    if length == 0 then length = 86400000 end
-    local start = now - (now % length)
+    local limit, start, ending = rule(a, i, now)
     local w = windowOf(KEYS[k + i])
     local count = 0
     if w.start == start then count = w.count end
-    counts[i], ws[i], starts[i], ends[i] = count, w, start, start + length
+    counts[i], ws[i], starts[i], ends[i] = count, w, start, ending
     if count + 1 > limit then allowed = false end
   end
   if allowed then
