@@ -130,10 +130,10 @@ describeRedis(
       const lifetimes: Record<string, boolean> = {};
       for (const key of await client.keys(`*${prefix}*`))
         lifetimes[key.replace(prefix, '')] = (await client.pttl(key)) > 0;
-      const kinds = Object.keys(lifetimes)
-        .map((key) => key.split(':')[1])
-        .sort();
-      expect(kinds).toEqual(['acct', 'grants', 'paid', 'rl', 'rl', 'use', 'use-all']);
+      // Each kind of key (the payments may straddle two 100 ms slices: one hash each).
+      const kinds = [...new Set(Object.keys(lifetimes).map((key) => key.split(':')[1]))].sort();
+      expect(kinds).toEqual(['acct', 'grants', 'paid', 'rl', 'use', 'use-all']);
+      expect(Object.keys(lifetimes).filter((key) => key.includes(':rl:'))).toHaveLength(2);
       for (const [key, expires] of Object.entries(lifetimes))
         expect([key, expires]).toEqual([key, !/^{c}:(acct:|grants$)/.test(key)]);
       expect(await ledger.usage!('a', [new Date().toISOString().slice(0, 10)])).toMatchObject([

@@ -288,8 +288,8 @@ do
   end
 end
 
--- The payments already kept: one HMGET per payments hash.
-local kept, pending, paymentsOrder = {}, {}, {}
+-- The answers already kept (one HMGET per payments hash), and those this call adds.
+local kept, newlyKept, paymentsOrder = {}, {}, {}
 do
   local asked = {}
   for _, item in ipairs(items) do
@@ -310,7 +310,7 @@ do
       if got[i] then map[id] = got[i] end
     end
     kept[key] = map
-    pending[key] = { writes = {}, lifetime = 0 }
+    newlyKept[key] = { fields = {}, lifetime = 0 }
   end
 end
 
@@ -412,11 +412,11 @@ for r, item in ipairs(items) do
     end
     reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
     kept[key][id] = reply
-    local writes = pending[key]
-    writes.writes[#writes.writes + 1] = id
-    writes.writes[#writes.writes + 1] = reply
+    local adding = newlyKept[key]
+    adding.fields[#adding.fields + 1] = id
+    adding.fields[#adding.fields + 1] = reply
     local lifetime = tonumber(ARGV[p + 6])
-    if lifetime > 0 then writes.lifetime = lifetime end
+    if lifetime > 0 then adding.lifetime = lifetime end
   end
   replies[r] = reply
 end
@@ -447,9 +447,9 @@ for _, key in ipairs(usageOrder) do
   end
 end
 for _, key in ipairs(paymentsOrder) do
-  local writes = pending[key]
-  if #writes.writes > 0 then redis.call('HSET', key, unpack(writes.writes)) end
-  if writes.lifetime > 0 then redis.call('PEXPIRE', key, writes.lifetime) end
+  local adding = newlyKept[key]
+  if #adding.fields > 0 then redis.call('HSET', key, unpack(adding.fields)) end
+  if adding.lifetime > 0 then redis.call('PEXPIRE', key, adding.lifetime) end
 end
 return replies
 `;
