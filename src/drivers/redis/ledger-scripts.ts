@@ -202,7 +202,8 @@ return out
  * A hit and, when allowed, a payment, in one step (an answer already made, paid at once: no
  * hold); {@link ADMIT_PAID_TOGETHER} does the same for several. KEYS: one hash per rule, then
  * account, the payments hash of the time slice, the account's and every account's usage hash of
- * the day. ARGV: now, the number of rules, per rule: limit, length; then payment id, price (the balance must hold it), cost (what is spent), operation, usage lifetime, and the
+ * the day. ARGV: now, the number of rules, per rule: limit, length; then payment id, price (the
+ * balance must hold it), cost (what is spent), operation, usage lifetime, and the
  * payments hash lifetime (ms) to set now, or 0 (the client sets it once a tick per slice, see
  * `ledger.ts`). Returns `now;paid;counts before` (paid: '' when refused, `0|balance` when short,
  * `1|balance after|cost`), and keeps it under the payment id: a repeat answers it unchanged, and
@@ -394,7 +395,8 @@ for r, item in ipairs(items) do
     if allowed then
       local account = accountOf(KEYS[k + n + 1])
       local price, cost = tonumber(ARGV[p + 2]), tonumber(ARGV[p + 3])
-      -- A paying answer writes the balance even when short (its take and give-back leave it).
+      -- A paying answer writes the balance, also when short (its take and give-back leave it);
+      -- only a paying answer takes anything.
       if cost > 0 then account.written = true end
       if account.balance < price then
         paid = '0|' .. account.balance
@@ -432,7 +434,7 @@ for _, key in ipairs(windowOrder) do
 end
 for _, key in ipairs(accountOrder) do
   local account = accounts[key]
-  if account.written or account.taken ~= 0 then redis.call('HINCRBY', key, 'balance', 0 - account.taken) end
+  if account.written then redis.call('HINCRBY', key, 'balance', 0 - account.taken) end
   if account.spent > 0 then redis.call('HINCRBY', key, 'spent', account.spent) end
 end
 for _, key in ipairs(usageOrder) do
