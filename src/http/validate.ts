@@ -75,7 +75,7 @@ export function text(max: number, what = 'text'): v.GenericSchema<string, string
   return v.pipe(
     v.string(`expected ${what}`),
     v.transform((s) => s.trim()),
-    v.minLength(1, `expected non-empty ${what}`),
+    v.minLength(1, `expected ${what}, got an empty value`),
     v.maxLength(max, `expected at most ${max} characters`),
   ) as v.GenericSchema<string, string>;
 }

@@ -130,6 +130,12 @@ describe('GET /v1/search', () => {
     expect(f.upstream.calls).toEqual({});
   });
 
+  test('a blank query is named in a readable message', async () => {
+    const f = await fixture();
+    const e = await expectError(await f.get('/v1/search?q=%20%20'), 400, 'invalid_parameter');
+    expect(e.message).toBe("Invalid parameter 'q': expected a search query, got an empty value.");
+  });
+
   test('a cursor is bound to the query and filters (not to limit)', async () => {
     const f = await fixture();
     f.upstream.searchPageSize = 3;
