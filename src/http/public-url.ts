@@ -74,10 +74,14 @@ function forwardedOrigin(c: AppContext, hops: number): string | undefined {
  * (`mountPath`); Hono `app.mount` hides it entirely.
  */
 export function mountPrefix(c: AppContext, base: string = baseRoutePath(c)): string {
-  // basePath() keeps a per-context WeakMap entry; a base without parameters is its own value.
-  const hono = (/[:*]/.test(base) ? basePath(c) : base).replace(/\/+$/, '');
   const adapter = edgeOf(c).mountPath(c)?.replace(/\/+$/, '') ?? '';
-  return adapter + hono;
+  return adapter + routePrefix(c, base);
+}
+
+/** The part of {@link mountPrefix} that Hono's `app.route` adds: still in the request's path. */
+export function routePrefix(c: AppContext, base: string = baseRoutePath(c)): string {
+  // basePath() keeps a per-context WeakMap entry; a base without parameters is its own value.
+  return (/[:*]/.test(base) ? basePath(c) : base).replace(/\/+$/, '');
 }
 
 /** The public base URL of a request (no trailing slash; `''` or a bare prefix when relative). */

@@ -11,6 +11,7 @@ import { ApiError, toEnvelope } from '../../errors.ts';
 import { asApiError } from '../../services/context.ts';
 import type { AppContext, AppEnv, MountDeps, RouteDeps } from '../context.ts';
 import type { Route, RouteMeta } from '../route.ts';
+import { pagesRequest } from './address.ts';
 import { on } from './guard.ts';
 import { mountAccountPages } from './routes-account.tsx';
 import { mountOperatorPages } from './routes-operator.tsx';
@@ -56,7 +57,7 @@ export function dashboardRoutes({ settings }: RouteDeps): Route[] {
       meta: META,
       mount(app, deps) {
         const pages = dashboardApp(deps);
-        const handOver = (c: AppContext) => pages.fetch(c.req.raw, c.env);
+        const handOver = (c: AppContext) => pages.fetch(pagesRequest(c, deps.settings), c.env);
         app.get('/dashboard', handOver);
         app.all('/dashboard/*', handOver);
       },

@@ -7,6 +7,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { dashboardUrl } from './address.ts';
 
 /** What a component renders to. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -69,13 +70,13 @@ function Nav(props: { viewer: Viewer }): Html {
       <nav aria-label="Dashboard">
         <ul>
           <li>
-            <a href="/dashboard">Overview</a>
+            <a href={dashboardUrl()}>Overview</a>
           </li>
           <li>
-            <a href="/dashboard/keys">API keys</a>
+            <a href={dashboardUrl('/keys')}>API keys</a>
           </li>
           <li>
-            <a href="/dashboard/start">Quick start</a>
+            <a href={dashboardUrl('/start')}>Quick start</a>
           </li>
         </ul>
       </nav>
@@ -86,10 +87,10 @@ function Nav(props: { viewer: Viewer }): Html {
       <nav aria-label="Operator">
         <ul>
           <li>
-            <a href="/dashboard/admin">Operator overview</a>
+            <a href={dashboardUrl('/admin')}>Operator overview</a>
           </li>
           <li>
-            <a href="/dashboard/admin/accounts">Accounts</a>
+            <a href={dashboardUrl('/admin/accounts')}>Accounts</a>
           </li>
         </ul>
       </nav>
@@ -99,10 +100,10 @@ function Nav(props: { viewer: Viewer }): Html {
     <nav aria-label="Sign in">
       <ul>
         <li>
-          <a href="/dashboard">Sign in</a>
+          <a href={dashboardUrl()}>Sign in</a>
         </li>
         <li>
-          <a href="/dashboard/admin/signin">Operator sign-in</a>
+          <a href={dashboardUrl('/admin/signin')}>Operator sign-in</a>
         </li>
       </ul>
     </nav>
@@ -118,19 +119,19 @@ export function Page(props: PageProps): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · tubescribe`}</title>
-        <link rel="stylesheet" href="/dashboard/style.css" />
+        <link rel="stylesheet" href={dashboardUrl('/style.css')} />
       </head>
       <body>
         <a class="skip" href="#main">
           Skip to content
         </a>
         <header class="top">
-          <a class="brand" href="/dashboard">
+          <a class="brand" href={dashboardUrl()}>
             tubescribe
           </a>
           <Nav viewer={props.viewer} />
           {signedIn && props.csrf !== undefined ? (
-            <form method="post" action="/dashboard/signout" class="inline">
+            <form method="post" action={dashboardUrl('/signout')} class="inline">
               <Csrf token={props.csrf} />
               {props.viewer.kind === 'account' ? <span class="muted">{props.viewer.email} </span> : null}
               <button type="submit" class="secondary">
@@ -143,7 +144,7 @@ export function Page(props: PageProps): Html {
           <h1>{props.title}</h1>
           {props.children}
         </main>
-        <script src="/dashboard/copy.js" defer></script>
+        <script src={dashboardUrl('/copy.js')} defer></script>
       </body>
     </html>
   );

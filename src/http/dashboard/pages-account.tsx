@@ -7,6 +7,7 @@
 /** @jsxImportSource hono/jsx */
 import type { BatchJobRecord } from '../../core/batch-record.ts';
 import type { UsageDay } from '../../core/usage.ts';
+import { dashboardUrl } from './address.ts';
 import { UsageCharts } from './chart.tsx';
 import { type Html, Page, Scroll } from './layout.tsx';
 
@@ -55,7 +56,7 @@ export function JobsTable(props: { jobs: BatchJobRecord[] }): Html {
           {props.jobs.map((job) => (
             <tr>
               <td>
-                <a href={`/dashboard/jobs/${job.id}`}>
+                <a href={dashboardUrl(`/jobs/${job.id}`)}>
                   <code>{job.id}</code>
                 </a>
               </td>
@@ -144,8 +145,8 @@ export function QuickStartPage(props: { email: string; csrf: string; baseUrl: st
   return (
     <Page title="Quick start" viewer={{ kind: 'account', email: props.email }} csrf={props.csrf}>
       <p>
-        Create a key on the <a href="/dashboard/keys">API keys</a> page, keep it on your server (never in code
-        that runs in a browser), and put it in <code>TUBESCRIBE_KEY</code>.
+        Create a key on the <a href={dashboardUrl('/keys')}>API keys</a> page, keep it on your server (never
+        in code that runs in a browser), and put it in <code>TUBESCRIBE_KEY</code>.
       </p>
       <h2>A transcript with curl</h2>
       <pre id="curl">{curl}</pre>
@@ -159,8 +160,8 @@ export function QuickStartPage(props: { email: string; csrf: string; baseUrl: st
         Copy
       </button>
       <p>
-        The API reference is at <a href="/docs">/docs</a>; your use per day is also at{' '}
-        <code>GET /v1/usage?days=30</code>.
+        The API reference is at <a href={`${props.baseUrl}/docs`}>{`${props.baseUrl}/docs`}</a>; your use per
+        day is also at <code>GET /v1/usage?days=30</code>.
       </p>
     </Page>
   );

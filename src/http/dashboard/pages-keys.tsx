@@ -7,6 +7,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Scope } from '../../services/accounts.ts';
 import type { KeyRow } from '../../services/dashboard.ts';
+import { dashboardUrl } from './address.ts';
 import { Csrf, type Html, Notice, Page, Scroll, SecretOnce } from './layout.tsx';
 
 /** The scopes a person may give a key (admin keys are the operator's). */
@@ -63,7 +64,7 @@ function KeysTable(props: { keys: KeyRow[]; csrf: string; lastUsed: Record<strin
                 {key.revoked ? (
                   'revoked'
                 ) : (
-                  <form method="post" action={`/dashboard/keys/${key.key_id}/revoke`} class="inline">
+                  <form method="post" action={dashboardUrl(`/keys/${key.key_id}/revoke`)} class="inline">
                     <Csrf token={props.csrf} />
                     <button type="submit" class="danger" aria-label={`Revoke ${key.name || key.key_id}`}>
                       Revoke
@@ -102,7 +103,7 @@ export function KeysPage(props: KeysData): Html {
       <h2>Your keys</h2>
       <KeysTable keys={props.keys} csrf={props.csrf} lastUsed={props.lastUsed} />
       <h2>Create a key</h2>
-      <form method="post" action="/dashboard/keys" class="stack">
+      <form method="post" action={dashboardUrl('/keys')} class="stack">
         <Csrf token={props.csrf} />
         <label for="key-name">Name</label>
         <input id="key-name" name="name" type="text" required maxlength={60} placeholder="e.g. my server" />

@@ -9,6 +9,7 @@
 import type { UsageDay } from '../../core/usage.ts';
 import type { ClientHealth } from '../../ports/upstream.ts';
 import type { AccountRow, KeyRow } from '../../services/dashboard.ts';
+import { dashboardUrl } from './address.ts';
 import { UsageCharts } from './chart.tsx';
 import { Csrf, type Html, Notice, Page, Scroll } from './layout.tsx';
 
@@ -18,7 +19,7 @@ const OPERATOR = { kind: 'operator' } as const;
 function AccountSearch(props: { query: string; rows?: AccountRow[] }): Html {
   return (
     <div>
-      <form method="get" action="/dashboard/admin/accounts" class="stack">
+      <form method="get" action={dashboardUrl('/admin/accounts')} class="stack">
         <label for="q">Email or account id</label>
         <input id="q" name="q" type="search" value={props.query} />
         <button type="submit">Search</button>
@@ -41,7 +42,7 @@ function AccountSearch(props: { query: string; rows?: AccountRow[] }): Html {
               {props.rows.map((row) => (
                 <tr>
                   <td>
-                    <a href={`/dashboard/admin/accounts/${row.account_id}`}>
+                    <a href={dashboardUrl(`/admin/accounts/${row.account_id}`)}>
                       <code>{row.account_id}</code>
                     </a>
                   </td>
@@ -133,7 +134,7 @@ export interface OperatorAccountData {
 
 /** `/dashboard/admin/accounts/{id}`. */
 export function OperatorAccountPage(props: OperatorAccountData): Html {
-  const base = `/dashboard/admin/accounts/${props.accountId}`;
+  const base = dashboardUrl(`/admin/accounts/${props.accountId}`);
   return (
     <Page title={`Account ${props.accountId}`} viewer={OPERATOR} csrf={props.csrf}>
       {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
@@ -193,7 +194,11 @@ export function OperatorAccountPage(props: OperatorAccountData): Html {
                   {key.revoked ? (
                     'revoked'
                   ) : (
-                    <form method="post" action={`/dashboard/admin/keys/${key.key_id}/revoke`} class="inline">
+                    <form
+                      method="post"
+                      action={dashboardUrl(`/admin/keys/${key.key_id}/revoke`)}
+                      class="inline"
+                    >
                       <Csrf token={props.csrf} />
                       <input type="hidden" name="account_id" value={props.accountId} />
                       <button type="submit" class="danger" aria-label={`Revoke ${key.key_id}`}>

@@ -4,6 +4,8 @@
  * @module
  */
 /** @jsxImportSource hono/jsx */
+
+import { dashboardUrl } from './address.ts';
 import { Csrf, type Html, Notice, Page } from './layout.tsx';
 
 const VISITOR = { kind: 'visitor' } as const;
@@ -18,7 +20,7 @@ export function SigninPage(props: { csrf: string; error?: string; note?: string 
         Enter your email address and we send you a 6-digit code. A new address gets an account with free
         credits; an address that has one signs in.
       </p>
-      <form method="post" action="/dashboard/signin" class="stack">
+      <form method="post" action={dashboardUrl('/signin')} class="stack">
         <Csrf token={props.csrf} />
         <label for="email">Email address</label>
         <input id="email" name="email" type="email" autocomplete="email" required maxlength={254} />
@@ -37,7 +39,7 @@ export function CodePage(props: { csrf: string; email: string; error?: string })
         If <strong>{props.email}</strong> can receive mail, a 6-digit code is on its way. It is valid for 10
         minutes; three wrong codes end it.
       </p>
-      <form method="post" action="/dashboard/verify" class="stack">
+      <form method="post" action={dashboardUrl('/verify')} class="stack">
         <Csrf token={props.csrf} />
         <label for="code">6-digit code</label>
         <input
@@ -53,7 +55,7 @@ export function CodePage(props: { csrf: string; email: string; error?: string })
         <button type="submit">Sign in</button>
       </form>
       <p>
-        <a href="/dashboard?again=1">Use another address or ask for a new code</a>
+        <a href={dashboardUrl('?again=1')}>Use another address or ask for a new code</a>
       </p>
     </Page>
   );
@@ -69,7 +71,7 @@ export function OperatorSigninPage(props: { csrf: string; error?: string }): Htm
         with the <code>admin</code> scope. The token is checked once and never stored: the browser gets a
         7-day operator session.
       </p>
-      <form method="post" action="/dashboard/admin/signin" class="stack">
+      <form method="post" action={dashboardUrl('/admin/signin')} class="stack">
         <Csrf token={props.csrf} />
         <label for="token">Admin token</label>
         <input id="token" name="token" type="password" autocomplete="current-password" required />

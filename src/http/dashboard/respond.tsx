@@ -8,6 +8,7 @@
 import { toEnvelope } from '../../errors.ts';
 import { asApiError } from '../../services/context.ts';
 import type { AppContext } from '../context.ts';
+import { DashboardPath, dashboardAt, dashboardUrl } from './address.ts';
 import { type Html, Notice, Page, type Viewer } from './layout.tsx';
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -20,16 +21,20 @@ const SECURITY_HEADERS: Record<string, string> = {
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-/** An HTML answer with the dashboard's headers. */
+/** An HTML answer with the dashboard's headers; the page's addresses are under the request's dashboard. */
 export async function html(c: AppContext, page: Html, status = 200): Promise<Response> {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  return c.html(`<!DOCTYPE html>${await page}`, status as 200);
+  const document = <DashboardPath.Provider value={dashboardAt(c)}>{page}</DashboardPath.Provider>;
+  return c.html(`<!DOCTYPE html>${await document}`, status as 200);
 }
 
-/** A 303 to `location` (after a form POST), with the dashboard's headers. */
-export function seeOther(c: AppContext, location: string): Response {
+/**
+ * A 303 to `path` under the dashboard (`''` the overview, `'/keys'`, …) after a form POST, with the
+ * dashboard's headers.
+ */
+export function seeOther(c: AppContext, path: string): Response {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  return c.redirect(location, 303);
+  return c.redirect(`${dashboardAt(c)}${path}`, 303);
 }
 
 /** True when the client asked for a page rather than data. */
@@ -66,7 +71,9 @@ export async function failure(c: AppContext, error: unknown, viewer: Viewer): Pr
           {e.retryable ? ' (you may retry)' : ''}
         </p>
       </Notice>
-      <p>{signIn ? <a href="/dashboard">Sign in</a> : <a href="/dashboard">Back to the dashboard</a>}</p>
+      <p>
+        {signIn ? <a href={dashboardUrl()}>Sign in</a> : <a href={dashboardUrl()}>Back to the dashboard</a>}
+      </p>
     </Page>,
     e.status,
   );

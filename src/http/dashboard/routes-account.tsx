@@ -10,21 +10,14 @@ import { planOf, requestsPerDay, requestsPerSecond } from '../../core/plans.ts';
 import { DEFAULT_USAGE_DAYS } from '../../core/usage.ts';
 import { isScope, type Scope } from '../../services/accounts.ts';
 import type { AppEnv, MountDeps } from '../context.ts';
+import { apiBase } from './address.ts';
 import { COPY_JS, STYLE_CSS } from './assets.ts';
 import { on } from './guard.ts';
 import { JobPage, OverviewPage, QuickStartPage } from './pages-account.tsx';
 import { KeysPage, PERSON_SCOPES } from './pages-keys.tsx';
 import { CodePage, SigninPage } from './pages-signin.tsx';
 import { html, seeOther } from './respond.tsx';
-import {
-  accountOf,
-  checkedForm,
-  currentSession,
-  field,
-  fields,
-  sessionOrVisitor,
-  siteOrigin,
-} from './session.ts';
+import { accountOf, checkedForm, currentSession, field, fields, sessionOrVisitor } from './session.ts';
 
 /** Mounts the account pages and the assets. */
 export function mountAccountPages(app: Hono<AppEnv>, deps: MountDeps): void {
@@ -48,7 +41,7 @@ export function mountAccountPages(app: Hono<AppEnv>, deps: MountDeps): void {
     const session = await sessionOrVisitor(c, deps);
     const subject = session.record.subject;
     const csrf = session.record.csrf;
-    if (subject.kind === 'operator') return seeOther(c, '/dashboard/admin');
+    if (subject.kind === 'operator') return seeOther(c, '/admin');
     if (subject.kind === 'visitor') {
       if (subject.signupToken !== undefined && c.req.query('again') === undefined) {
         return html(c, <CodePage csrf={csrf} email={subject.email ?? ''} />);
@@ -122,7 +115,7 @@ export function mountAccountPages(app: Hono<AppEnv>, deps: MountDeps): void {
     const { session } = await checkedForm(c, deps);
     const { accountId } = accountOf(session);
     await data.revokeOwnKey(accountId, c.req.param('id') ?? '');
-    return seeOther(c, '/dashboard/keys?revoked=1');
+    return seeOther(c, '/keys?revoked=1');
   });
 
   on(app, deps, 'GET', '/dashboard/jobs/:id', async (c) => {
@@ -135,7 +128,7 @@ export function mountAccountPages(app: Hono<AppEnv>, deps: MountDeps): void {
   on(app, deps, 'GET', '/dashboard/start', async (c) => {
     const session = await currentSession(c, deps);
     const { email } = accountOf(session);
-    const baseUrl = settings.publicUrl ?? siteOrigin(c, settings);
+    const baseUrl = apiBase(c, settings);
     return html(c, <QuickStartPage email={email} csrf={session!.record.csrf} baseUrl={baseUrl} />);
   });
 }

@@ -38,7 +38,7 @@ export function mountOperatorPages(app: Hono<AppEnv>, deps: MountDeps): void {
 
   on(app, deps, 'GET', '/dashboard/admin/signin', async (c) => {
     const session = await sessionOrVisitor(c, deps);
-    if (session.record.subject.kind === 'operator') return seeOther(c, '/dashboard/admin');
+    if (session.record.subject.kind === 'operator') return seeOther(c, '/admin');
     return html(c, <OperatorSigninPage csrf={session.record.csrf} />);
   });
 
@@ -59,7 +59,7 @@ export function mountOperatorPages(app: Hono<AppEnv>, deps: MountDeps): void {
     }
     const next = await sessions.rotate(session, { kind: 'operator', via });
     setSessionCookie(c, next, deps);
-    return seeOther(c, '/dashboard/admin');
+    return seeOther(c, '/admin');
   });
 
   on(app, deps, 'GET', '/dashboard/admin', async (c) => {
@@ -130,10 +130,7 @@ export function mountOperatorPages(app: Hono<AppEnv>, deps: MountDeps): void {
       );
     }
     const result = await services.accounts.grant(accountId, input, `dashboard:${idempotencyKey}`);
-    return seeOther(
-      c,
-      `/dashboard/admin/accounts/${accountId}?notice=${result.applied ? 'granted' : 'repeated'}`,
-    );
+    return seeOther(c, `/admin/accounts/${accountId}?notice=${result.applied ? 'granted' : 'repeated'}`);
   });
 
   on(app, deps, 'POST', '/dashboard/admin/keys/:id/revoke', async (c) => {
@@ -141,9 +138,7 @@ export function mountOperatorPages(app: Hono<AppEnv>, deps: MountDeps): void {
     await requireOperator(session, deps);
     await services.accounts.revoke(c.req.param('id') ?? '');
     const accountId = field(form, 'account_id');
-    const back = /^acc_[A-Za-z0-9]{1,64}$/.test(accountId)
-      ? `/dashboard/admin/accounts/${accountId}`
-      : '/dashboard/admin';
+    const back = /^acc_[A-Za-z0-9]{1,64}$/.test(accountId) ? `/admin/accounts/${accountId}` : '/admin';
     return seeOther(c, `${back}?notice=revoked`);
   });
 }

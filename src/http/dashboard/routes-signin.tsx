@@ -9,29 +9,19 @@ import type { Hono } from 'hono';
 import { ApiError } from '../../errors.ts';
 import type { SignupClient } from '../../services/signup.ts';
 import type { AppContext, AppEnv, MountDeps } from '../context.ts';
+import { apiBase } from './address.ts';
 import { on } from './guard.ts';
 import { KeysPage } from './pages-keys.tsx';
 import { CodePage, SigninPage } from './pages-signin.tsx';
 import { html, seeOther } from './respond.tsx';
-import {
-  checkedForm,
-  clearSessionCookie,
-  field,
-  sessionOrVisitor,
-  setSessionCookie,
-  siteOrigin,
-} from './session.ts';
+import { checkedForm, clearSessionCookie, field, sessionOrVisitor, setSessionCookie } from './session.ts';
 
 /** Errors after which the pending code is dead: start again with a new one. */
 const DEAD_CODE = new Set(['invalid_signup_token', 'code_expired', 'too_many_attempts', 'account_exists']);
 
 function clientOf(c: AppContext, deps: MountDeps): SignupClient {
-  const origin = siteOrigin(c, deps.settings);
-  return {
-    address: deps.address(c),
-    baseUrl: deps.settings.publicUrl ?? origin,
-    verifyUrl: `${origin}/api/agent/verify`,
-  };
+  const base = apiBase(c, deps.settings);
+  return { address: deps.address(c), baseUrl: base, verifyUrl: `${base}/api/agent/verify` };
 }
 
 /** Mounts the sign-in pages. */
@@ -40,7 +30,7 @@ export function mountSignin(app: Hono<AppEnv>, deps: MountDeps): void {
 
   on(app, deps, 'POST', '/dashboard/signin', async (c) => {
     const { session, form } = await checkedForm(c, deps);
-    if (session.record.subject.kind !== 'visitor') return seeOther(c, '/dashboard');
+    if (session.record.subject.kind !== 'visitor') return seeOther(c, '');
     const email = field(form, 'email');
     try {
       const sent = await signin.request(email, clientOf(c, deps));
@@ -49,20 +39,20 @@ export function mountSignin(app: Hono<AppEnv>, deps: MountDeps): void {
       if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) throw error;
       return html(c, <SigninPage csrf={session.record.csrf} error={error.message} />, error.status);
     }
-    return seeOther(c, '/dashboard/code');
+    return seeOther(c, '/code');
   });
 
   on(app, deps, 'GET', '/dashboard/code', async (c) => {
     const session = await sessionOrVisitor(c, deps);
     const subject = session.record.subject;
-    if (subject.kind !== 'visitor' || subject.signupToken === undefined) return seeOther(c, '/dashboard');
+    if (subject.kind !== 'visitor' || subject.signupToken === undefined) return seeOther(c, '');
     return html(c, <CodePage csrf={session.record.csrf} email={subject.email ?? ''} />);
   });
 
   on(app, deps, 'POST', '/dashboard/verify', async (c) => {
     const { session, form } = await checkedForm(c, deps);
     const subject = session.record.subject;
-    if (subject.kind !== 'visitor' || subject.signupToken === undefined) return seeOther(c, '/dashboard');
+    if (subject.kind !== 'visitor' || subject.signupToken === undefined) return seeOther(c, '');
     const code = field(form, 'code').trim();
     let result: Awaited<ReturnType<typeof signin.verify>>;
     try {
@@ -86,7 +76,7 @@ export function mountSignin(app: Hono<AppEnv>, deps: MountDeps): void {
       email: result.email,
     });
     setSessionCookie(c, next, deps);
-    if (result.kind === 'signed_in') return seeOther(c, '/dashboard');
+    if (result.kind === 'signed_in') return seeOther(c, '');
     const { keys } = await data.account(result.accountId);
     const first = keys[0];
     if (first) await data.nameKey(result.accountId, first.key_id, 'First key');
@@ -108,6 +98,6 @@ export function mountSignin(app: Hono<AppEnv>, deps: MountDeps): void {
     const { session } = await checkedForm(c, deps);
     await sessions.end(session.id);
     clearSessionCookie(c, deps);
-    return seeOther(c, '/dashboard');
+    return seeOther(c, '');
   });
 }
