@@ -38,7 +38,10 @@ function shellBlocks(markdown: string): Block[] {
   return blocks;
 }
 
-/** The commands of a block: continuation lines and multi-line quotes joined, comments dropped. */
+/**
+ * The commands of a block: continuation lines (a trailing `\` or `|`) and multi-line quotes joined,
+ * comments dropped.
+ */
 function commands(body: string): string[] {
   const out: string[] = [];
   let current = '';
@@ -46,7 +49,7 @@ function commands(body: string): string[] {
     if (current === '' && (line.trim() === '' || line.trim().startsWith('#'))) continue;
     current += (current ? '\n' : '') + line;
     const quotes = (current.match(/'/g) ?? []).length;
-    if (quotes % 2 === 0 && !line.endsWith('\\')) {
+    if (quotes % 2 === 0 && !line.endsWith('\\') && !line.trimEnd().endsWith('|')) {
       out.push(current);
       current = '';
     }
