@@ -24,8 +24,11 @@ export interface ClientOptions {
    * out for the routes that need none (health, the document, agent sign-up).
    */
   apiKey?: string | undefined;
-  /** The `fetch` to call with (default: the global one); e.g. an app's own `fetch` in tests. */
-  fetch?: (request: Request) => Promise<Response>;
+  /**
+   * The `fetch` to call with (default: the global one); e.g. an embedded app's own
+   * (`tubescribe.fetch`, which may answer synchronously), to call it without a socket.
+   */
+  fetch?: (request: Request) => Response | Promise<Response>;
   /** Extra headers sent with every call. */
   headers?: Record<string, string>;
 }
@@ -45,9 +48,10 @@ export type ApiErrorBody = components['schemas']['Error'];
 export function createClient(options: ClientOptions): TubescribeClient {
   const headers: Record<string, string> = { ...options.headers };
   if (options.apiKey !== undefined) headers.Authorization = `Bearer ${options.apiKey}`;
+  const call = options.fetch;
   return createFetchClient<paths, 'application/json'>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(call ? { fetch: async (request: Request) => call(request) } : {}),
   });
 }

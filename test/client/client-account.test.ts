@@ -48,7 +48,7 @@ describe('the account, the admin API and agent sign-up', () => {
     const fresh = createClient({
       baseUrl: BASE,
       apiKey: verify.data!.api_key,
-      fetch: (r) => c.h.ts.fetch(r) as Promise<Response>,
+      fetch: c.h.ts.fetch, // as the README shows: an embedded app's fetch, no socket
     });
     expect((await fresh.GET('/v1/account')).data?.credits).toBe(verify.data?.credits);
   });
