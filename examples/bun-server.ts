@@ -5,6 +5,9 @@
  *
  * The port comes from TUBESCRIBE_PORT (default 8787); without TUBESCRIBE_ADMIN_TOKEN the admin
  * API is off.
+ *
+ * It reaches YouTube; pass `upstream: createFixturesUpstream('fixtures/demo')` (from
+ * `tubescribe/node`, which Bun runs) to try it offline, as the Express example does.
  */
 import { serve } from '../adapters/bun/index.ts';
 

@@ -1,7 +1,8 @@
 /**
  * tubescribe on Deno Deploy, or locally:
  *   TUBESCRIBE_ADMIN_TOKEN=$(openssl rand -hex 24) deno serve --host 127.0.0.1 --port 8787 \
- *     --unstable-kv --allow-net --allow-env --allow-read --allow-write examples/deno-deploy.ts
+ *     --unstable-kv --unstable-no-legacy-abort --allow-net --allow-env --allow-read --allow-write \
+ *     examples/deno-deploy.ts
  * Deploy calls the default export's `fetch`; the connection info carries the client address.
  *
  * Deploy runs many isolates in many regions, so all state lives in the project's Deno KV:

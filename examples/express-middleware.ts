@@ -3,7 +3,7 @@
  *
  *   TUBESCRIBE_ADMIN_TOKEN=change-me node --import tsx examples/express-middleware.ts
  *   curl -s -X POST localhost:3000/youtube/admin/keys -H 'Authorization: Bearer change-me' \
- *     -H 'Content-Type: application/json' -d '{"credits":100}'
+ *     -H 'Content-Type: application/json' -d '{"credits":100,"plan":"paid"}'
  *   curl -s 'localhost:3000/youtube/v1/transcripts?video_id=rCAS2eD-mcw&format=text' -H 'X-API-Key: tsk_…'
  */
 import express from 'express';

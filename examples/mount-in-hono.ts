@@ -1,9 +1,14 @@
 /**
- * Mounting tubescribe inside another Hono app (any runtime): `app.mount('/yt', tubescribe.fetch)`
- * hands every request under /yt to tubescribe with the prefix stripped. `withNode` hands in what
- * Node knows (the client address of each request, a proxy-capable fetch).
+ * Mounting tubescribe inside another Hono app (any runtime): `app.route('/yt', tubescribe.app)`
+ * serves every request under /yt with tubescribe's routes, and the path stays visible to it, so
+ * the links its answers name (the dashboard's, `/openapi.json`'s `servers`, MCP's metadata) keep
+ * `/yt`. (`app.mount('/yt', tubescribe.fetch)` works too, but strips the path from the request:
+ * then set `publicUrl` to name it.) `withNode` hands in what Node knows (the client address of
+ * each request, a proxy-capable fetch). It reaches YouTube; pass `upstream:
+ * createFixturesUpstream('fixtures/demo')` to try it offline, as the Express example does.
  *
- *   node --import tsx examples/mount-in-hono.ts
+ *   TUBESCRIBE_ADMIN_TOKEN=change-me node --import tsx examples/mount-in-hono.ts
+ *   curl -s localhost:8787/yt/healthz
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -14,7 +19,7 @@ const adminToken = process.env.TUBESCRIBE_ADMIN_TOKEN; // unset: the admin API i
 const tubescribe = createTubescribe(withNode(adminToken ? { adminToken } : {}));
 const app = new Hono();
 app.get('/', (c) => c.text('my app'));
-app.mount('/yt', tubescribe.fetch);
+app.route('/yt', tubescribe.app);
 serve(
   { fetch: app.fetch, port: Number(process.env.TUBESCRIBE_PORT ?? 8787), hostname: '127.0.0.1' },
   (info) => console.log(`listening on http://127.0.0.1:${info.port}`),

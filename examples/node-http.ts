@@ -2,6 +2,9 @@
  * tubescribe as a plain `node:http` request listener.
  *
  *   TUBESCRIBE_ADMIN_TOKEN=… TUBESCRIBE_PORT=8787 node --import tsx examples/node-http.ts
+ *
+ * It reaches YouTube; pass `upstream: createFixturesUpstream('fixtures/demo')` to try it offline,
+ * as the Express example does.
  */
 import { createServer } from 'node:http';
 import { createHandler } from '../adapters/node/index.ts';

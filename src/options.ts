@@ -119,14 +119,14 @@ export interface AppOptions {
    */
   transcriptBodies?: TranscriptBodies;
   /** HMAC secret for cursors and sign-up codes (≥ 32 bytes). Default: generated once and kept in `kv`. */
-  secret?: string | Uint8Array;
+  secret?: string | Uint8Array | undefined;
   /** Bearer token for `/admin/*`. Unset = only keys with the `admin` scope may use it. */
-  adminToken?: string;
+  adminToken?: string | undefined;
   /**
    * Bearer token for `GET /metrics` (a Prometheus scraper), besides the admin token
    * (`TUBESCRIBE_METRICS_TOKEN`). With neither set, `/metrics` answers 401.
    */
-  metricsToken?: string;
+  metricsToken?: string | undefined;
   pricing?: Partial<Record<Operation, number>>;
   plans?: Readonly<Record<string, readonly RateRule[]>>;
   planAssignment?: Partial<PlanAssignment>;
@@ -146,7 +146,7 @@ export interface AppOptions {
    * else the address the connection reached (`serverOrigin`); else relative paths. A client's
    * `Host` header is never echoed into them.
    */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /**
    * Origins allowed to call the API from a browser (CORS): a list, or `'*'`. Default none: no CORS
    * headers, and preflights are not answered.

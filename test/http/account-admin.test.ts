@@ -279,6 +279,14 @@ describe('admin authentication', () => {
     await expectError(await t.call('/admin/keys', { ...json({}), key: ADMIN }), 401, 'invalid_api_key');
     expect((await t.call('/admin/keys', { ...json({}), key: admin.api_key })).status).toBe(201);
   });
+
+  test('settings read from an unset environment variable (undefined) count as not given', async () => {
+    const unset = process.env.TUBESCRIBE_TEST_NEVER_SET;
+    // Typed as the README shows them: `adminToken: process.env.…` compiles under exactOptionalPropertyTypes.
+    const t = await testApp({ adminToken: unset, metricsToken: unset, publicUrl: unset, secret: unset });
+    await expectError(await t.call('/admin/keys', { ...json({}), key: ADMIN }), 401, 'invalid_api_key');
+    expect((await t.call('/openapi.json')).status).toBe(200);
+  });
 });
 
 describe('scopes', () => {
