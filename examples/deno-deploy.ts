@@ -18,15 +18,16 @@ import denoKvDriver from 'unstorage/drivers/deno-kv';
 import {
   createDenoKvJobQueue,
   createDenoKvLedger,
-  createHandler,
   type DenoKv,
   type DenoKvQueue,
+  withDeno,
 } from '../adapters/deno/index.ts';
-import { createUnstorageKv, systemClock } from '../src/index.ts';
+import { createTubescribe, createUnstorageKv, systemClock } from '../src/index.ts';
 
 interface DenoEnv {
   env: { get(name: string): string | undefined };
   openKv(path?: string): Promise<DenoKv>;
+  addSignalListener?(signal: 'SIGTERM', handler: () => void): void;
 }
 const deno = (globalThis as unknown as { Deno: DenoEnv }).Deno;
 const path = deno.env.get('DENO_KV_PATH');
@@ -42,11 +43,10 @@ if (
   );
 }
 
-const ledger = createDenoKvLedger({ kv: await deno.openKv(path), prefix: ['tubescribe', 'ledger'] });
-const jobs = createDenoKvJobQueue({
-  kv: (await deno.openKv(path)) as unknown as DenoKvQueue,
-  prefix: ['tubescribe', 'jobs'],
-});
+const ledgerKv = await deno.openKv(path);
+const queueKv = await deno.openKv(path);
+const ledger = createDenoKvLedger({ kv: ledgerKv, prefix: ['tubescribe', 'ledger'] });
+const jobs = createDenoKvJobQueue({ kv: queueKv as unknown as DenoKvQueue, prefix: ['tubescribe', 'jobs'] });
 const kv = createUnstorageKv(
   createStorage({ driver: denoKvDriver({ base: 'tubescribe:docs', ...(path ? { path } : {}) }) }),
   {
@@ -55,13 +55,22 @@ const kv = createUnstorageKv(
   },
 );
 
+const tubescribe = createTubescribe(withDeno({ ...(adminToken ? { adminToken } : {}), ledger, kv, jobs }));
+
 /** What Deploy (and `deno serve`) calls. */
 const server: { fetch: (request: Request, info?: unknown) => Promise<Response> } = {
-  fetch: createHandler({
-    ...(adminToken ? { adminToken } : {}),
-    ledger,
-    kv,
-    jobs,
-  }),
+  fetch: async (request, info) => tubescribe.fetch(request, info),
 };
 export default server;
+
+// On SIGTERM `deno serve` stops listening, but the KV queue's listener would keep the process
+// alive: let the batch work in progress finish, close every KV connection, and the process ends.
+// (Deploy sends no signals: it ends isolates by itself.)
+deno.addSignalListener?.('SIGTERM', () => {
+  void (async () => {
+    await tubescribe.close();
+    await jobs.close();
+    await kv.close?.();
+    for (const connection of [ledgerKv, queueKv]) connection.close();
+  })();
+});
