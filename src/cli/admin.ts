@@ -10,7 +10,7 @@ import { cryptoRandom, systemClock } from '../drivers/system.ts';
 import { ApiError } from '../errors.ts';
 import { Accounts, isScope, type Scope } from '../services/accounts.ts';
 import { type Args, flag, flagList } from './args.ts';
-import { type Config, ConfigError } from './config.ts';
+import { type Config, ConfigError, checkFlags } from './config.ts';
 import { openStorage } from './storage.ts';
 
 async function withAccounts<T>(config: Config, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
@@ -21,8 +21,13 @@ async function withAccounts<T>(config: Config, fn: (accounts: Accounts) => Promi
       ledger: storage.ledger,
       clock: systemClock,
       random: cryptoRandom,
-      plans: resolvePlans(),
-      planAssignment: { ...DEFAULT_PLAN_ASSIGNMENT },
+      // The server's plans (TUBESCRIBE_PLANS, TUBESCRIBE_DEFAULT_PLAN): a key made here gets the
+      // plan a key made through the admin API would.
+      plans: resolvePlans(config.plans.plans),
+      planAssignment: {
+        ...DEFAULT_PLAN_ASSIGNMENT,
+        ...(config.plans.defaultPlan ? { initial: config.plans.defaultPlan } : {}),
+      },
       packs: resolvePacks(),
     });
     return await fn(accounts);
@@ -31,25 +36,33 @@ async function withAccounts<T>(config: Config, fn: (accounts: Accounts) => Promi
   }
 }
 
-function wholeNumber(name: string, text: string | undefined): number {
-  if (text === undefined || !/^\d+$/.test(text)) throw new ConfigError(`--${name} needs a whole number.`);
-  return Number(text);
+/** The most credits one key or grant may carry, as the admin API allows. */
+const MAX_CREDITS = 1_000_000_000;
+
+/** A whole number of credits from `min` to {@link MAX_CREDITS}, as the admin API takes them. */
+function credits(name: string, text: string | undefined, min: number): number {
+  const n = text !== undefined && /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= min && n <= MAX_CREDITS)) {
+    throw new ConfigError(`--${name} needs a whole number of credits from ${min} to 1,000,000,000.`);
+  }
+  return n;
 }
 
 /** `keys create --credits N [--plan P] [--scope S…]`: prints the new key on stdout. */
 export async function keysCreate(args: Args, config: Config): Promise<void> {
-  const credits = flag(args, 'credits');
+  checkFlags(args, 'keys create', ['credits', 'plan', 'scope']);
+  const initial = flag(args, 'credits');
   const plan = flag(args, 'plan');
+  if (plan === '') throw new ConfigError('--plan needs a plan name.');
   const scopes = flagList(args, 'scope');
   const bad = scopes.find((s) => !isScope(s));
   if (bad) throw new ConfigError(`Unknown scope "${bad}".`);
-  const created = await withAccounts(config, (accounts) =>
-    accounts.createKey({
-      ...(credits === undefined ? {} : { credits: wholeNumber('credits', credits) }),
-      ...(plan ? { plan } : {}),
-      ...(scopes.length > 0 ? { scopes: scopes as Scope[] } : {}),
-    }),
-  );
+  const request = {
+    ...(initial === undefined ? {} : { credits: credits('credits', initial, 0) }),
+    ...(plan === undefined ? {} : { plan }),
+    ...(scopes.length > 0 ? { scopes: scopes as Scope[] } : {}),
+  };
+  const created = await withAccounts(config, (accounts) => accounts.createKey(request));
   process.stdout.write(`${created.api_key}\n`);
   process.stderr.write(
     `key_id ${created.key_id}  account_id ${created.account_id}  credits ${created.credits}  plan ${created.plan}\n`,
@@ -58,6 +71,7 @@ export async function keysCreate(args: Args, config: Config): Promise<void> {
 
 /** `keys revoke KEY_ID`. */
 export async function keysRevoke(args: Args, config: Config): Promise<void> {
+  checkFlags(args, 'keys revoke', []);
   const keyId = args.positionals[2];
   if (!keyId) throw new ConfigError('Usage: tubescribe keys revoke KEY_ID');
   await withAccounts(config, (accounts) => accounts.revoke(keyId));
@@ -66,18 +80,15 @@ export async function keysRevoke(args: Args, config: Config): Promise<void> {
 
 /** `credits grant ACCOUNT_ID (--amount N | --pack P)`: prints the new balance. */
 export async function creditsGrant(args: Args, config: Config): Promise<void> {
+  checkFlags(args, 'credits grant', ['amount', 'pack']);
   const accountId = args.positionals[2];
   const amount = flag(args, 'amount');
   const pack = flag(args, 'pack');
   if (!accountId || (amount === undefined) === (pack === undefined)) {
     throw new ConfigError('Usage: tubescribe credits grant ACCOUNT_ID (--amount N | --pack P)');
   }
-  const result = await withAccounts(config, (accounts) =>
-    accounts.grant(
-      accountId,
-      amount !== undefined ? { amount: wholeNumber('amount', amount) } : { pack: pack ?? '' },
-    ),
-  );
+  const grant = amount !== undefined ? { amount: credits('amount', amount, 1) } : { pack: pack ?? '' };
+  const result = await withAccounts(config, (accounts) => accounts.grant(accountId, grant));
   process.stdout.write(`${JSON.stringify({ credits: result.credits, plan: result.plan })}\n`);
 }
 

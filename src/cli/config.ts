@@ -93,9 +93,51 @@ function corsOriginsOf(text: string | undefined): readonly string[] | '*' {
   return origins;
 }
 
+/** The settings a flag may give instead of the environment (`--port 9000` for TUBESCRIBE_PORT). */
+const FLAG_SETTINGS = [
+  'PORT',
+  'HOST',
+  'STORAGE',
+  'UPSTREAM',
+  'YOUTUBE_ORIGIN',
+  'PROXY',
+  'POT_PROVIDER',
+  'ADMIN_TOKEN',
+  'METRICS_TOKEN',
+  'SECRET',
+  'MAILER',
+  'DNS',
+  'LOG',
+  'TRUST_PROXY',
+  'PUBLIC_URL',
+  'CORS_ORIGINS',
+  'SIGNUP',
+  'WEBHOOK_PRIVATE',
+  'DASHBOARD',
+  'PLANS',
+  'DEFAULT_PLAN',
+] as const;
+type FlagSetting = (typeof FLAG_SETTINGS)[number];
+
+const flagOf = (name: FlagSetting): string => name.toLowerCase().replace(/_/g, '-');
+const SETTING_FLAGS: ReadonlySet<string> = new Set([...FLAG_SETTINGS.map(flagOf), 'help', 'h']);
+
+/**
+ * Refuses a flag that neither `command` (its `own` flags) nor any setting takes: a mistyped
+ * `--credit 100` or `--prot 9000` must stop the command, not pass as nothing.
+ */
+export function checkFlags(args: Args, command: string, own: readonly string[] = []): void {
+  for (const name of args.flags.keys()) {
+    if (own.includes(name) || SETTING_FLAGS.has(name)) continue;
+    const takes =
+      own.length > 0 ? ` (it takes ${own.map((f) => `--${f}`).join(', ')} and the settings' flags)` : '';
+    throw new ConfigError(`${command} has no --${name} flag${takes}; see tubescribe help.`);
+  }
+}
+
 /** Reads a setting: the flag, else the environment variable, else the default. */
-function setting(args: Args, env: Record<string, string | undefined>, name: string): string | undefined {
-  const fromFlag = flag(args, name.toLowerCase().replace(/_/g, '-'));
+function setting(args: Args, env: Record<string, string | undefined>, name: FlagSetting): string | undefined {
+  const fromFlag = flag(args, flagOf(name));
   if (fromFlag !== undefined && fromFlag !== '') return fromFlag;
   const fromEnv = env[`TUBESCRIBE_${name}`];
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
@@ -128,7 +170,7 @@ export function describeSpec(spec: StorageSpec | UpstreamSpec): string {
 
 /** The configuration of a command line in an environment. */
 export function loadConfig(args: Args, env: Record<string, string | undefined>): Config {
-  const get = (name: string) => setting(args, env, name);
+  const get = (name: FlagSetting) => setting(args, env, name);
   const portText = get('PORT') ?? DEFAULTS.port;
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535)
@@ -176,6 +218,12 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       throw new ConfigError((error as Error).message);
     }
   }
+  const publicUrl = get('PUBLIC_URL');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#]+(?:\/[^?#]*)?$/.test(publicUrl)) {
+    throw new ConfigError(
+      `TUBESCRIBE_PUBLIC_URL must be an http(s) URL like https://api.example.com/tubescribe, not "${publicUrl}".`,
+    );
+  }
   const host = get('HOST') ?? DEFAULTS.host;
   const mailer = get('MAILER') ?? DEFAULTS.mailer;
   const exposure = exposureOf(mailer, host, signup);
@@ -188,7 +236,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
     revealCodes: exposure.revealCodes,
     signupWarning: exposure.warning,
     trustProxy,
-    publicUrl: get('PUBLIC_URL'),
+    publicUrl,
     corsOrigins: corsOriginsOf(get('CORS_ORIGINS')),
     port,
     host,

@@ -7,7 +7,7 @@ import process from 'node:process';
 import { ApiError } from '../errors.ts';
 import { creditsGrant, describeError, keysCreate, keysRevoke } from './admin.ts';
 import { parseArgs } from './args.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, checkFlags, loadConfig } from './config.ts';
 import { runServe } from './serve.ts';
 
 const USAGE = `Usage: tubescribe <command> [options]
@@ -43,6 +43,10 @@ Settings come from environment variables; a flag of the same name overrides one
                              console mailer on a non-loopback TUBESCRIBE_HOST)
   TUBESCRIBE_WEBHOOK_PRIVATE batch webhooks to private/loopback addresses: allow | deny (default deny)
   TUBESCRIBE_DASHBOARD       the web dashboard at /dashboard: on | off (default on)
+  TUBESCRIBE_PLANS           rate-limit plans as JSON: {"team":[{"limit":20,"window":1}]}
+  TUBESCRIBE_DEFAULT_PLAN    the plan of new accounts (default free)
+  TUBESCRIBE_YOUTUBE_CLIENTS JSON overrides of the InnerTube client profiles
+The keys and credits commands use the same storage and plans as the server.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -54,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(args, process.env);
   if (command === 'serve') {
+    checkFlags(args, 'serve');
     await runServe(config);
     return 0;
   }

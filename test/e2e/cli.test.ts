@@ -135,3 +135,63 @@ describe('tubescribe serve (child process)', () => {
     }
   });
 });
+
+describe('tubescribe keys / credits (child process, on their own storage)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tubescribe-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [...CLI, ...args, '--storage', `fs:${join(dir, 'store')}`], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
+
+  it("takes the server's plans from TUBESCRIBE_PLANS and TUBESCRIBE_DEFAULT_PLAN", () => {
+    const env = {
+      TUBESCRIBE_PLANS: '{"team":[{"limit":20,"window":1}]}',
+      TUBESCRIBE_DEFAULT_PLAN: 'team',
+    };
+    const named = cli(['keys', 'create', '--credits', '1', '--plan', 'team'], env);
+    expect(named.status, named.stderr).toBe(0);
+    expect(named.stderr).toContain('plan team');
+    const byDefault = cli(['keys', 'create', '--credits', '1'], env);
+    expect(byDefault.status, byDefault.stderr).toBe(0);
+    expect(byDefault.stderr).toContain('plan team');
+  });
+
+  it('refuses what the admin API refuses, and flags no command takes, before touching storage', () => {
+    const made = cli(['keys', 'create', '--credits', '5']);
+    const account = /account_id (acc_\S+)/.exec(made.stderr)![1]!;
+    for (const [args, message] of [
+      [['keys', 'create', '--credit', '100'], /keys create has no --credit flag/],
+      [['keys', 'create', '--plan'], /--plan needs a plan name/],
+      [['keys', 'create', '--credits', '1000000001'], /from 0 to 1,000,000,000/],
+      [['credits', 'grant', account, '--amount', '0'], /from 1 to 1,000,000,000/],
+      [['credits', 'grant', account, '--amount', '99999999999999999999'], /from 1 to 1,000,000,000/],
+      [['serve', '--prot', '9000'], /serve has no --prot flag/],
+    ] as const) {
+      const run = cli([...args]);
+      expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+    const balance = cli(['credits', 'grant', account, '--amount', '1']);
+    expect(balance.status, balance.stderr).toBe(0);
+    expect(JSON.parse(balance.stdout)).toMatchObject({ credits: 6 });
+  });
+
+  it('exits with the reason when Redis cannot be reached (it does not hang reconnecting)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [...CLI, 'keys', 'create', '--credits', '1', '--storage', 'redis://127.0.0.1:9/'],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(run.signal, 'killed by the test timeout: the process hung').toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/Cannot connect to redis:\/\/127\.0\.0\.1:9/);
+  });
+});

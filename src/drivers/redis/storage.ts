@@ -88,7 +88,15 @@ export async function openRedisStorage(
   // Connection errors reach callers as rejected commands; do not also print them.
   ledgerClient.on('error', () => {});
   kvClient.on('error', () => {});
-  await Promise.all([ledgerClient.connect(), kvClient.connect()]);
+  try {
+    await Promise.all([ledgerClient.connect(), kvClient.connect()]);
+  } catch (error) {
+    // Nothing to hand back: stop both clients, or they would go on reconnecting for ever (and
+    // keep a process that cannot start alive).
+    ledgerClient.disconnect();
+    kvClient.disconnect();
+    throw error;
+  }
   const storage = createStorage({ driver });
   const kv = createUnstorageKv(storage, {
     clock: options.clock ?? systemClock,
