@@ -22,3 +22,33 @@ describe('TUBESCRIBE_PUBLIC_URL', () => {
     },
   );
 });
+
+describe('TUBESCRIBE_PROXY, TUBESCRIBE_YOUTUBE_ORIGIN and TUBESCRIBE_UPSTREAM', () => {
+  it('refuses what is not an http(s) URL, naming the variable', () => {
+    expect(() => load({ TUBESCRIBE_PROXY: 'http://ok.example:8080,notaurl' })).toThrow(
+      /TUBESCRIBE_PROXY must be an http\(s\) URL.*"notaurl"/,
+    );
+    expect(() => load({ TUBESCRIBE_YOUTUBE_ORIGIN: 'notaurl' })).toThrow(
+      /TUBESCRIBE_YOUTUBE_ORIGIN must be an http\(s\) URL/,
+    );
+  });
+
+  it('takes proxies and an origin that are URLs', () => {
+    const config = load({
+      TUBESCRIBE_PROXY: 'http://a.example:8080, https://u:p@b.example:443',
+      TUBESCRIBE_YOUTUBE_ORIGIN: 'http://127.0.0.1:9000',
+    });
+    expect(config.proxies).toEqual(['http://a.example:8080', 'https://u:p@b.example:443']);
+    expect(config.youtubeOrigin).toBe('http://127.0.0.1:9000');
+  });
+
+  it('refuses a fixtures folder that is not there', () => {
+    expect(() => load({ TUBESCRIBE_UPSTREAM: 'fixtures:/nonexistent/tubescribe' })).toThrow(
+      /there is no folder \/nonexistent\/tubescribe/,
+    );
+    expect(load({ TUBESCRIBE_UPSTREAM: 'fixtures:fixtures/demo' }).upstream).toEqual({
+      kind: 'fixtures',
+      dir: 'fixtures/demo',
+    });
+  });
+});

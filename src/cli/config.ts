@@ -4,6 +4,7 @@
  * decisions.md's Operator interface says.
  * @module
  */
+import { existsSync } from 'node:fs';
 import { potProviderUrl } from '../drivers/youtube/po-token.ts';
 import { type ProfileOverrides, profilesFromEnv } from '../drivers/youtube/profiles.ts';
 import type { LogLevel } from '../ports/logger.ts';
@@ -158,8 +159,21 @@ function storageSpec(text: string): StorageSpec {
 /** The upstream a `TUBESCRIBE_UPSTREAM` value names. */
 function upstreamSpec(text: string): UpstreamSpec {
   if (text === 'youtube') return { kind: 'youtube' };
-  if (text.startsWith('fixtures:')) return { kind: 'fixtures', dir: text.slice('fixtures:'.length) };
+  if (text.startsWith('fixtures:')) {
+    const dir = text.slice('fixtures:'.length);
+    // Else every video would answer 404 from a folder that is not there.
+    if (!existsSync(dir)) throw new ConfigError(`TUBESCRIBE_UPSTREAM=${text}: there is no folder ${dir}.`);
+    return { kind: 'fixtures', dir };
+  }
   throw new ConfigError(`TUBESCRIBE_UPSTREAM must be youtube or fixtures:<dir>, not "${text}".`);
+}
+
+/** `value` when it is an absolute http(s) URL, else a ConfigError naming `TUBESCRIBE_<name>`. */
+function httpUrl(name: string, value: string, example: string): string {
+  if (!/^https?:\/\/[^/?#]/i.test(value) || !URL.canParse(value)) {
+    throw new ConfigError(`TUBESCRIBE_${name} must be an http(s) URL like ${example}, not "${value}".`);
+  }
+  return value;
 }
 
 /** A storage or upstream spec as text for logs, without a password. */
@@ -224,6 +238,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       `TUBESCRIBE_PUBLIC_URL must be an http(s) URL like https://api.example.com/tubescribe, not "${publicUrl}".`,
     );
   }
+  const youtubeOrigin = get('YOUTUBE_ORIGIN');
   const host = get('HOST') ?? DEFAULTS.host;
   const mailer = get('MAILER') ?? DEFAULTS.mailer;
   const exposure = exposureOf(mailer, host, signup);
@@ -242,11 +257,15 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
     host,
     storage,
     upstream,
-    youtubeOrigin: get('YOUTUBE_ORIGIN'),
+    youtubeOrigin:
+      youtubeOrigin === undefined
+        ? undefined
+        : httpUrl('YOUTUBE_ORIGIN', youtubeOrigin, 'http://127.0.0.1:9000'),
     proxies: (get('PROXY') ?? '')
       .split(',')
       .map((p) => p.trim())
-      .filter((p) => p !== ''),
+      .filter((p) => p !== '')
+      .map((p) => httpUrl('PROXY', p, 'http://user:pass@proxy.example.com:8080')),
     youtubeClients: profilesFromEnv(env),
     adminToken: get('ADMIN_TOKEN'),
     metricsToken: get('METRICS_TOKEN'),
