@@ -168,10 +168,14 @@ function upstreamSpec(text: string): UpstreamSpec {
   throw new ConfigError(`TUBESCRIBE_UPSTREAM must be youtube or fixtures:<dir>, not "${text}".`);
 }
 
-/** `value` when it is an absolute http(s) URL, else a ConfigError naming `TUBESCRIBE_<name>`. */
-function httpUrl(name: string, value: string, example: string): string {
-  if (!/^https?:\/\/[^/?#]/i.test(value) || !URL.canParse(value)) {
-    throw new ConfigError(`TUBESCRIBE_${name} must be an http(s) URL like ${example}, not "${value}".`);
+/**
+ * `value` when it is an absolute http(s) URL (without a query or fragment when `base`), else a
+ * ConfigError naming `TUBESCRIBE_<name>` (a password in the value is not repeated).
+ */
+function httpUrl(name: string, value: string, example: string, base = false): string {
+  if (!/^https?:\/\/[^/?#]/i.test(value) || !URL.canParse(value) || (base && /[?#]/.test(value))) {
+    const shown = value.replace(/\/\/[^@/]*@/, '//***@');
+    throw new ConfigError(`TUBESCRIBE_${name} must be an http(s) URL like ${example}, not "${shown}".`);
   }
   return value;
 }
@@ -232,12 +236,11 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       throw new ConfigError((error as Error).message);
     }
   }
-  const publicUrl = get('PUBLIC_URL');
-  if (publicUrl !== undefined && !/^https?:\/\/[^/?#]+(?:\/[^?#]*)?$/.test(publicUrl)) {
-    throw new ConfigError(
-      `TUBESCRIBE_PUBLIC_URL must be an http(s) URL like https://api.example.com/tubescribe, not "${publicUrl}".`,
-    );
-  }
+  const publicText = get('PUBLIC_URL');
+  const publicUrl =
+    publicText === undefined
+      ? undefined
+      : httpUrl('PUBLIC_URL', publicText, 'https://api.example.com/tubescribe', true);
   const youtubeOrigin = get('YOUTUBE_ORIGIN');
   const host = get('HOST') ?? DEFAULTS.host;
   const mailer = get('MAILER') ?? DEFAULTS.mailer;
