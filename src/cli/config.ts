@@ -180,6 +180,15 @@ function httpUrl(name: string, value: string, example: string, base = false): st
   return value;
 }
 
+/** `read()`'s value; its error (a setting it refused) as a ConfigError, so the command exits 2. */
+export function asConfigError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof ConfigError ? error : new ConfigError((error as Error).message);
+  }
+}
+
 /** A storage or upstream spec as text for logs, without a password. */
 export function describeSpec(spec: StorageSpec | UpstreamSpec): string {
   if (spec.kind === 'redis') return spec.url.replace(/\/\/[^@]*@/, '//***@');
@@ -222,20 +231,9 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
   if (signup !== 'on' && signup !== 'paused' && signup !== 'off') {
     throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
   }
-  let plans: PlanConfig;
-  try {
-    plans = parsePlanConfig(get('PLANS'), get('DEFAULT_PLAN'));
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+  const plans = asConfigError(() => parsePlanConfig(get('PLANS'), get('DEFAULT_PLAN')));
   const potProvider = get('POT_PROVIDER');
-  if (potProvider !== undefined) {
-    try {
-      potProviderUrl(potProvider);
-    } catch (error) {
-      throw new ConfigError((error as Error).message);
-    }
-  }
+  if (potProvider !== undefined) asConfigError(() => potProviderUrl(potProvider));
   const publicText = get('PUBLIC_URL');
   const publicUrl =
     publicText === undefined
@@ -269,7 +267,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
       .map((p) => p.trim())
       .filter((p) => p !== '')
       .map((p) => httpUrl('PROXY', p, 'http://user:pass@proxy.example.com:8080')),
-    youtubeClients: profilesFromEnv(env),
+    youtubeClients: asConfigError(() => profilesFromEnv(env)),
     adminToken: get('ADMIN_TOKEN'),
     metricsToken: get('METRICS_TOKEN'),
     secret,

@@ -13,7 +13,7 @@ import { createResolver } from '../drivers/node/resolver.ts';
 import { createJsonLogger, systemClock } from '../drivers/system.ts';
 import type { AppOptions } from '../options.ts';
 import type { JobQueue } from '../ports/jobs.ts';
-import { type Config, ConfigError, describeSpec, type StorageSpec } from './config.ts';
+import { asConfigError, type Config, ConfigError, describeSpec, type StorageSpec } from './config.ts';
 import { openStorage } from './storage.ts';
 
 /**
@@ -56,14 +56,26 @@ export function appOptionsFor(
   if (config.trustProxy > 0) app.trustProxy = config.trustProxy;
   if (config.publicUrl) app.publicUrl = config.publicUrl;
   if (config.corsOrigins === '*' || config.corsOrigins.length > 0) app.corsOrigins = config.corsOrigins;
-  app.mailer = createMailer(config.mailer, logger, { revealCodes: config.revealCodes });
-  app.resolver = createResolver(config.dns) ?? null;
+  app.mailer = asConfigError(() => createMailer(config.mailer, logger, { revealCodes: config.revealCodes }));
+  app.resolver = asConfigError(() => createResolver(config.dns)) ?? null;
   app.signup = { mode: config.signup };
   if (config.webhookPrivate) app.webhooks = { allowPrivate: true };
   if (!config.dashboard) app.dashboard = false;
   if (config.plans.plans) app.plans = config.plans.plans;
   if (config.plans.defaultPlan) app.planAssignment = { initial: config.plans.defaultPlan };
   return app;
+}
+
+/** Errors of `listen` that the settings caused (an address or port this machine cannot take). */
+const LISTEN_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** A listen failure as a ConfigError naming the settings; anything else as it is. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !LISTEN_CODES.has(code)) return error;
+  return new ConfigError(
+    `Cannot listen on TUBESCRIBE_HOST=${config.host} TUBESCRIBE_PORT=${config.port}: ${(error as Error).message}`,
+  );
 }
 
 /** How long a stop may take before the process exits anyway (with code 1). */
@@ -84,7 +96,7 @@ export async function runServe(config: Config): Promise<void> {
   } catch (error) {
     await jobs?.close();
     await storage.close();
-    throw error;
+    throw listenError(error, config);
   }
   const logger = running.tubescribe.ports.logger;
   process.stdout.write(`tubescribe listening on ${running.url}\n`);

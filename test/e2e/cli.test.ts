@@ -184,6 +184,26 @@ describe('tubescribe keys / credits (child process, on their own storage)', () =
     expect(JSON.parse(balance.stdout)).toMatchObject({ credits: 6 });
   });
 
+  it('a setting serve cannot use exits 2 naming it, as every other setting mistake does', () => {
+    for (const [env, message] of [
+      [{ TUBESCRIBE_MAILER: 'bogus://x' }, /TUBESCRIBE_MAILER/],
+      [{ TUBESCRIBE_DNS: 'bogus' }, /TUBESCRIBE_DNS/],
+      [{ TUBESCRIBE_YOUTUBE_CLIENTS: '{bad' }, /TUBESCRIBE_YOUTUBE_CLIENTS/],
+      [
+        { TUBESCRIBE_HOST: '203.0.113.9', TUBESCRIBE_PORT: '0' },
+        /Cannot listen on TUBESCRIBE_HOST=203\.0\.113\.9/,
+      ],
+    ] as const) {
+      const run = spawnSync(process.execPath, [...CLI, 'serve'], {
+        encoding: 'utf8',
+        env: { ...process.env, TUBESCRIBE_STORAGE: 'memory', ...env },
+        timeout: 20_000,
+      });
+      expect(run.status, `${JSON.stringify(env)}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+  });
+
   it('exits with the reason when Redis cannot be reached (it does not hang reconnecting)', () => {
     const run = spawnSync(
       process.execPath,
