@@ -74,3 +74,61 @@ export function cpuTime(fn: () => string, minMs = 200, minBatches = 5): CpuTimin
   wall.sort((a, b) => a - b);
   return { medianMs: median(cpu), minMs: cpu[0]!, wallMedianMs: median(wall), calls: calls * cpu.length };
 }
+
+/** CPU ms per call of two functions timed in alternating batches, and the ratio of each pair. */
+export interface PairedTiming {
+  /** CPU ms per call of `a` and of `b`: the medians over their batches. */
+  aMs: number;
+  bMs: number;
+  /** Wall-clock ms per call, medians over the same batches (for comparison only). */
+  aWallMs: number;
+  bWallMs: number;
+  /** `b ÷ a` of each adjacent pair of batches, sorted ascending. */
+  ratios: number[];
+}
+
+/**
+ * `b`'s CPU time against `a`'s, measured in `pairs` adjacent pairs of batches (each batch at
+ * least {@link BATCH_MS}), in alternating order (a b, b a, …); each pair gives one ratio.
+ *
+ * Why pairs: on this shared machine the same render runs up to twice as slow from one 20 ms
+ * batch or one second to the next (measured: 1.4 against 2.7 ms in adjacent batches). Timing all
+ * of `a` and then all of `b` lets such a phase fall on one side only, and a ratio of the two
+ * medians then moves by as much; a pair's two batches run back to back, so a phase falls on
+ * both, and the median of the pairs' ratios is what the code's own cost decides.
+ */
+export function pairedCpuTime(a: () => string, b: () => string, pairs: number): PairedTiming {
+  const [oneA] = batch(a, 3);
+  const [oneB] = batch(b, 3);
+  const callsA = Math.max(1, Math.ceil(BATCH_MS / Math.max(oneA, 0.001)));
+  const callsB = Math.max(1, Math.ceil(BATCH_MS / Math.max(oneB, 0.001)));
+  const cpuA: number[] = [];
+  const cpuB: number[] = [];
+  const wallA: number[] = [];
+  const wallB: number[] = [];
+  const ratios: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    let x: [number, number];
+    let y: [number, number];
+    if (pair % 2 === 0) {
+      x = batch(a, callsA);
+      y = batch(b, callsB);
+    } else {
+      y = batch(b, callsB);
+      x = batch(a, callsA);
+    }
+    cpuA.push(x[0]);
+    wallA.push(x[1]);
+    cpuB.push(y[0]);
+    wallB.push(y[1]);
+    ratios.push(y[0] / x[0]);
+  }
+  for (const xs of [cpuA, cpuB, wallA, wallB, ratios]) xs.sort((p, q) => p - q);
+  return {
+    aMs: median(cpuA),
+    bMs: median(cpuB),
+    aWallMs: median(wallA),
+    bWallMs: median(wallB),
+    ratios,
+  };
+}

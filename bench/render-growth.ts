@@ -4,25 +4,31 @@
  * times the 1 h time. It times the bytes the API answers with ({@link renderTranscriptBytes}'s
  * body, what the server sends and caches), not the string bodies. Compared in CPU time per
  * render (see `cpu-time.ts`: wall-clock ratios of a 0.1 ms and a 30 ms call mostly measure the
- * machine's load), in interleaved rounds; the wall-clock medians are printed beside them.
+ * machine's load), in {@link PAIRS} adjacent pairs of batches ({@link pairedCpuTime}): the
+ * figure is the median of the pairs' ratios, printed with their spread; the wall-clock medians
+ * are printed beside them.
  * @module
  */
 
 import { renderTranscriptBytes, type TranscriptFormat } from '../src/core/render/index.ts';
 import type { TranscriptDoc } from '../src/core/transcript.ts';
-import { cpuTime } from './cpu-time.ts';
+import { pairedCpuTime } from './cpu-time.ts';
 import { printTable } from './measure.ts';
 import { makeAsrTranscriptOfHours } from './transcript-fixture.ts';
 
 /** Rendering 10 hours may take at most this many times the 1-hour time. */
 const GOAL_GROWTH = 12;
-/** Interleaved rounds (1 h, 10 h, 1 h, 10 h, …); each side's figure is the median of its rounds. */
-const ROUNDS = 3;
+/** Pairs of batches (1 h, 10 h; 10 h, 1 h; …) per format; odd, so the median is one pair's. */
+const PAIRS = 21;
 
 const fmt = (ms: number): string => ms.toFixed(3);
-/** A byte body as `cpuTime` consumes results: its last byte, as a one-character string. */
+/** A byte body as `pairedCpuTime` consumes results: its last byte, as a one-character string. */
 const lastByte = (bytes: Uint8Array): string =>
   bytes.length === 0 ? '' : String.fromCharCode(bytes[bytes.length - 1]!);
+
+/** The smallest and largest of sorted ratios, as `8.1–13.0×`. */
+const spread = (sorted: readonly number[]): string =>
+  `${sorted[0]!.toFixed(1)}–${sorted[sorted.length - 1]!.toFixed(1)}×`;
 
 function median(xs: readonly number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
@@ -39,38 +45,31 @@ export function benchGrowth(variants: readonly (readonly [TranscriptFormat, bool
   const long = makeAsrTranscriptOfHours(10);
   console.log(
     `\n### Linear growth: 1 h (${short.segments.length} segments) vs 10 h (${long.segments.length} segments), ` +
-      `CPU ms per render of the UTF-8 body, median of ${ROUNDS} interleaved rounds\n`,
+      `CPU ms per render of the UTF-8 body; 10 h / 1 h: median (min–max) of ${PAIRS} adjacent pairs of batches\n`,
   );
   let ok = true;
   const rows: string[][] = [
-    ['format', 'wordLevel', '1 h ms', '10 h ms', '10 h / 1 h', 'wall 1 h', 'wall 10 h', 'wall ratio', 'goal'],
+    ['format', 'wordLevel', '1 h ms', '10 h ms', '10 h / 1 h', 'min–max', 'wall 1 h', 'wall 10 h', 'goal'],
   ];
   for (const [format, wordLevel] of variants) {
     const options = { wordLevel };
-    const shortCpu: number[] = [];
-    const longCpu: number[] = [];
-    const shortWall: number[] = [];
-    const longWall: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const a = cpuTime(() => lastByte(renderTranscriptBytes(short, format, options).body), 100);
-      const b = cpuTime(() => lastByte(renderTranscriptBytes(long, format, options).body), 200, 3);
-      shortCpu.push(a.medianMs);
-      longCpu.push(b.medianMs);
-      shortWall.push(a.wallMedianMs);
-      longWall.push(b.wallMedianMs);
-    }
-    const growth = median(longCpu) / median(shortCpu);
+    const t = pairedCpuTime(
+      () => lastByte(renderTranscriptBytes(short, format, options).body),
+      () => lastByte(renderTranscriptBytes(long, format, options).body),
+      PAIRS,
+    );
+    const growth = median(t.ratios);
     const met = growth <= GOAL_GROWTH;
     ok &&= met;
     rows.push([
       format,
       String(wordLevel),
-      fmt(median(shortCpu)),
-      fmt(median(longCpu)),
+      fmt(t.aMs),
+      fmt(t.bMs),
       `${growth.toFixed(1)}×`,
-      fmt(median(shortWall)),
-      fmt(median(longWall)),
-      `${(median(longWall) / median(shortWall)).toFixed(1)}×`,
+      spread(t.ratios),
+      fmt(t.aWallMs),
+      fmt(t.bWallMs),
       met ? `≤ ${GOAL_GROWTH}×` : 'MISSED',
     ]);
   }
@@ -102,21 +101,14 @@ function printReference(short: TranscriptDoc, long: TranscriptDoc): void {
   };
   const wordLevel = (doc: TranscriptDoc) => () =>
     lastByte(renderTranscriptBytes(doc, 'segments', { wordLevel: true }).body);
-  const rows: string[][] = [['reference (no goal)', '1 h ms', '10 h ms', '10 h / 1 h']];
+  const rows: string[][] = [['reference (no goal)', '1 h ms', '10 h ms', '10 h / 1 h', 'min–max']];
   for (const [name, a, b] of [
     ['one string from 51 / 513 KiB', () => decoder.decode(small), () => decoder.decode(large)],
     ["read every word's times", () => readTimes(short), () => readTimes(long)],
     ['segments wordLevel, 1 h doc ×10', wordLevel(short), wordLevel(repeated)],
   ] as const) {
-    // Interleaved rounds, as for the formats: one slow phase of the machine decides nothing.
-    const oneHour: number[] = [];
-    const tenHours: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      oneHour.push(cpuTime(a, 100).medianMs);
-      tenHours.push(cpuTime(b, 150).medianMs);
-    }
-    const [x, y] = [median(oneHour), median(tenHours)];
-    rows.push([name, fmt(x), fmt(y), `${(y / x).toFixed(1)}×`]);
+    const t = pairedCpuTime(a, b, PAIRS);
+    rows.push([name, fmt(t.aMs), fmt(t.bMs), `${median(t.ratios).toFixed(1)}×`, spread(t.ratios)]);
   }
   console.log('');
   printTable(rows);
