@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { putInteger, putJsonNumber, putSeconds } from './digits.ts';
-import { decodeBody, isAscii, putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+import { decodeBody, isAscii, putCodePoint, putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+import { ChunkedUtf8Writer } from './utf8-chunks.ts';
 
 const decode = (bytes: Uint8Array, end: number): string => new TextDecoder().decode(bytes.subarray(0, end));
 
@@ -182,6 +183,40 @@ describe('large bodies', () => {
           expect(isAscii(bytes, length)).toBe(raw.subarray(0, length).every((b) => b < 0x80));
       }),
     );
+  });
+
+  // A buffer that no character past ASCII was written into skips the scan (see nonAsciiWrites):
+  // each way a non-ASCII character can get in must still make it decode as UTF-8.
+  it.each([
+    ['a JSON string', (out: Utf8Buffer) => out.jsonString('né')],
+    ['a JSON string that needs escaping', (out: Utf8Buffer) => out.jsonString('"é"')],
+    ['a code point', (out: Utf8Buffer) => (out.length = putCodePoint(out.room(4), out.length, 0x1f600))],
+    ['UTF-8 text', (out: Utf8Buffer) => (out.length = putUtf8(out.room(9), out.length, '世\ud800'))],
+    [
+      'chunked text',
+      (out: Utf8Buffer) => {
+        const writer = new ChunkedUtf8Writer(out);
+        writer.write('ça');
+        writer.flush();
+      },
+    ],
+  ] as const)('a large body with %s in it decodes as UTF-8', (_, write) => {
+    const out = new Utf8Buffer(size);
+    out.ascii('a'.repeat(size));
+    write(out);
+    out.ascii('z');
+    const bytes = out.bytes.slice(0, out.length);
+    expect(out.done()).toBe(decode(bytes, bytes.length));
+  });
+
+  it('a large body decodes as UTF-8 when another buffer began after its non-ASCII text', () => {
+    const first = new Utf8Buffer(size);
+    first.jsonString('é');
+    first.ascii('a'.repeat(size));
+    const second = new Utf8Buffer(16);
+    second.ascii('plain');
+    expect(second.done()).toBe('plain');
+    expect(first.done()).toBe(`"é"${'a'.repeat(size)}`);
   });
 
   it('a large string stays as it was when the buffer is reused', () => {

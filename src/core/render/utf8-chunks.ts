@@ -3,7 +3,7 @@
  * (the text and Markdown formats), without a string of the whole body.
  * @module
  */
-import type { Utf8Buffer } from './utf8-buffer.ts';
+import { noteNonAscii, type Utf8Buffer } from './utf8-buffer.ts';
 
 const ENCODER = new TextEncoder();
 
@@ -46,7 +46,10 @@ export class ChunkedUtf8Writer {
     if (text === '') return;
     const buffer = this.buffer;
     const bytes = buffer.room(text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
-    buffer.length += ENCODER.encodeInto(text, bytes.subarray(buffer.length)).written;
+    const written = ENCODER.encodeInto(text, bytes.subarray(buffer.length)).written;
+    // UTF-8 takes one byte per UTF-16 unit exactly when every unit is ASCII.
+    if (written !== text.length) noteNonAscii();
+    buffer.length += written;
     this.pending = '';
   }
 }
