@@ -17,7 +17,7 @@
  * @module
  */
 
-import { putCodePoint } from './utf8-buffer.ts';
+import { noteNonAscii, putCodePoint } from './utf8-buffer.ts';
 
 const SRT_HAZARD = /[\r\n\0]|-->/;
 const VTT_HAZARD = /[\r\n\0&<>]/;
@@ -113,5 +113,6 @@ export function putPlainCueText(bytes: Uint8Array, at: number, text: string, vtt
       return -1;
     }
   }
+  if (p - at !== n) noteNonAscii();
   return p;
 }

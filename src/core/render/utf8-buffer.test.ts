@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { putPlainCueText } from './cue-text.ts';
 import { putInteger, putJsonNumber, putSeconds } from './digits.ts';
-import { decodeBody, isAscii, putCodePoint, putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
+import { decodeBody, isAscii, putString, putUtf8, Utf8Buffer } from './utf8-buffer.ts';
 import { ChunkedUtf8Writer } from './utf8-chunks.ts';
 
 const decode = (bytes: Uint8Array, end: number): string => new TextDecoder().decode(bytes.subarray(0, end));
@@ -190,7 +191,10 @@ describe('large bodies', () => {
   it.each([
     ['a JSON string', (out: Utf8Buffer) => out.jsonString('né')],
     ['a JSON string that needs escaping', (out: Utf8Buffer) => out.jsonString('"é"')],
-    ['a code point', (out: Utf8Buffer) => (out.length = putCodePoint(out.room(4), out.length, 0x1f600))],
+    [
+      'a cue text',
+      (out: Utf8Buffer) => (out.length = putPlainCueText(out.room(9), out.length, 'fiancé', true)),
+    ],
     ['UTF-8 text', (out: Utf8Buffer) => (out.length = putUtf8(out.room(9), out.length, '世\ud800'))],
     [
       'chunked text',

@@ -53,16 +53,17 @@ let spare: Uint8Array | undefined;
 const EMPTY = new Uint8Array(0);
 
 /**
- * How many non-ASCII characters have been written into any buffer so far: {@link putCodePoint}
- * writes every non-ASCII byte of a buffer's own writers and counts each, and writers that encode
- * otherwise call {@link noteNonAscii}. A buffer notes the count when it begins; when the count is
+ * How many texts with a non-ASCII character have been written into any buffer so far: every
+ * writer that can write one counts it ({@link putString}, {@link putUtf8} and the others call
+ * {@link noteNonAscii}), once per text, when it wrote more bytes than the text has UTF-16 units
+ * (which only non-ASCII characters do). A buffer notes the count when it begins; when the count is
  * the same at {@link Utf8Buffer.done}, every byte it holds is ASCII and a large body skips the
  * scan for non-ASCII bytes (5-6% of rendering word-level json3 for 3 hours). A count moved by
  * another buffer meanwhile only sends this one through the scan.
  */
 let nonAsciiWrites = 0;
 
-/** Counts non-ASCII text written into a buffer by other means than {@link putCodePoint}. */
+/** Counts one text with a non-ASCII character written into a buffer (see {@link nonAsciiWrites}). */
 export function noteNonAscii(): void {
   nonAsciiWrites++;
 }
@@ -207,9 +208,11 @@ export function putAscii(bytes: Uint8Array, at: number, text: string): number {
   return p;
 }
 
-/** Writes a code point ≥ 0x80 as UTF-8 at `p` (and counts it, see {@link nonAsciiWrites}); returns the new position. */
+/**
+ * Writes a code point ≥ 0x80 as UTF-8 at `p`; returns the new position. It does not count it
+ * (see {@link nonAsciiWrites}): a writer that uses it counts once per text it wrote.
+ */
 export function putCodePoint(bytes: Uint8Array, p: number, cp: number): number {
-  nonAsciiWrites++;
   if (cp < 0x800) {
     bytes[p] = 0xc0 | (cp >> 6);
     bytes[p + 1] = 0x80 | (cp & 0x3f);
@@ -252,6 +255,7 @@ export function putString(bytes: Uint8Array, at: number, text: string): number {
     }
   }
   bytes[p++] = 0x22;
+  if (p - at !== n + 2) nonAsciiWrites++;
   return p;
 }
 
@@ -278,5 +282,6 @@ export function putUtf8(bytes: Uint8Array, at: number, text: string): number {
       }
     }
   }
+  if (p - at !== n) nonAsciiWrites++;
   return p;
 }
