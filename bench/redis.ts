@@ -2,7 +2,8 @@
  * Redis benchmark (issues 5 and 14): reserve+commit pairs per second through the Redis Ledger
  * with 50 concurrent clients, next to plain `INCRBY` round trips measured in the same run, in
  * interleaved repetitions (the median ratio is the figure; goal ≥ 0.5, two round trips per
- * pair), and admission+commit, what a charged request does, each with what it cost Redis itself
+ * pair; beside them, the same two round trips to scripts that do nothing: the bound), and
+ * admission+commit, what a charged request does, each with what it cost Redis itself
  * (CPU, and time inside the scripts, from INFO deltas: nothing is reset); and the latency a
  * charged request gains from Redis storage (p50, p99): the same `GET` on an app with memory
  * storage and on one with Redis storage; and how long Redis blocks when a slice of payments
@@ -164,8 +165,13 @@ export async function benchRedis(): Promise<boolean> {
       ledgers.map((l, c) => l.reserve('acct', 1, `w${c}`, 60_000).then(() => l.commit(`w${c}`))),
     );
     const admin = clients[0]!;
+    // The bound of two round trips: a pair of scripts that do nothing, called with the keys and
+    // arguments of reserve and settle.
+    const nothing = String(await admin.script('LOAD', 'return 1'));
+    const holdKeys = [`${prefix}acct`, `${prefix}holds`, `${prefix}expiry`];
     const incrRuns: RunCost[] = [];
     const pairRuns: RunCost[] = [];
+    const boundRuns: RunCost[] = [];
     for (let rep = 0; rep < REPETITIONS; rep++) {
       incrRuns.push(
         await redisCost(admin, 'incrby', () => throughput((c) => clients[c]!.incrby(`${prefix}counter`, 1))),
@@ -179,8 +185,20 @@ export async function benchRedis(): Promise<boolean> {
           }),
         ),
       );
+      boundRuns.push(
+        await redisCost(admin, 'evalsha', () =>
+          throughput(async (c, i) => {
+            const id = `b${rep}:${c}:${i}`;
+            await clients[c]!.evalsha(nothing, 3, ...holdKeys, -1, 'acct', 1, id, 60_000);
+            await clients[c]!.evalsha(nothing, 3, ...holdKeys, -1, id, 'acct', 1, 1, '', '');
+          }),
+        ),
+      );
     }
-    const ratios = pairRuns.map((run, rep) => run.perSecond / incrRuns[rep]!.perSecond).sort((a, b) => a - b);
+    const perIncr = (runs: readonly RunCost[]): number[] =>
+      runs.map((run, rep) => run.perSecond / incrRuns[rep]!.perSecond).sort((a, b) => a - b);
+    const ratios = perIncr(pairRuns);
+    const bounds = perIncr(boundRuns);
     // The table shows each kind's median repetition.
     const medianRun = (runs: RunCost[]): RunCost =>
       runs.slice().sort((a, b) => a.perSecond - b.perSecond)[runs.length >> 1]!;
@@ -224,7 +242,7 @@ export async function benchRedis(): Promise<boolean> {
     ];
     printTable([
       [
-        `${CLIENTS} concurrent clients, ${RUN_MS / 1000} s each (first two: median of ${REPETITIONS})`,
+        `${CLIENTS} concurrent clients, ${RUN_MS / 1000} s each (first three: median of ${REPETITIONS})`,
         'per second',
         'p50 ms',
         'p99 ms',
@@ -233,6 +251,7 @@ export async function benchRedis(): Promise<boolean> {
       ],
       costRow('INCRBY round trips', incr),
       costRow('reserve + commit pairs', pairs),
+      costRow('two scripts that do nothing (the bound)', medianRun(boundRuns)),
       costRow('admit (hit + reserve) + commit', charged),
       costRow('admitPaid (hit + payment, from memory)', paid),
     ]);
@@ -250,6 +269,8 @@ export async function benchRedis(): Promise<boolean> {
         `pairs ${pairRuns.map((run) => run.perSecond.toFixed(0)).join(', ')}; ` +
         `${(1 / ratio).toFixed(2)} INCRBY round trips per pair (a pair is 2 round trips: ` +
         'EVALSHA reserve, EVALSHA settle; the reserving instance knows the hold, so no lookup first). ' +
+        `The bound of two such round trips, scripts that do nothing: ${bounds[bounds.length >> 1]!.toFixed(3)} per INCRBY ` +
+        `(min ${bounds[0]!.toFixed(3)}, max ${bounds[bounds.length - 1]!.toFixed(3)}). ` +
         `A charged request's ledger work (admit + commit, also 2 round trips): ${(charged.perSecond / incr.perSecond).toFixed(3)} per INCRBY; ` +
         `answered from memory (admitPaid, 1 round trip): ${(paid.perSecond / incr.perSecond).toFixed(3)} per INCRBY.`,
     );
