@@ -87,9 +87,31 @@ export interface PairedTiming {
   ratios: number[];
 }
 
+/** More than this machine's caches keep for one core (2 MiB of L2 per core). */
+const EVICT_BYTES = 64 * 1024 * 1024;
+let evictBuffer: Uint8Array | undefined;
+
+/** Reads one byte of every cache line of a buffer larger than the caches. */
+function emptyCaches(): void {
+  evictBuffer ??= new Uint8Array(EVICT_BYTES).fill(1);
+  let sum = 0;
+  for (let i = 0; i < evictBuffer.length; i += 64) sum += evictBuffer[i]!;
+  sink += sum;
+}
+
+/** Options of {@link pairedCpuTime}. */
+export interface PairOptions {
+  /**
+   * Time single calls, each right after the CPU caches were emptied (untimed): what a call costs
+   * when its data comes from memory, as for a server that renders a document once per format.
+   */
+  fromMemory?: boolean;
+}
+
 /**
  * `b`'s CPU time against `a`'s, measured in `pairs` adjacent pairs of batches (each batch at
- * least {@link BATCH_MS}), in alternating order (a b, b a, …); each pair gives one ratio.
+ * least {@link BATCH_MS}, or one call with `fromMemory`), in alternating order (a b, b a, …);
+ * each pair gives one ratio.
  *
  * Why pairs: on this shared machine the same render runs up to twice as slow from one 20 ms
  * batch or one second to the next (measured: 1.4 against 2.7 ms in adjacent batches). Timing all
@@ -97,11 +119,21 @@ export interface PairedTiming {
  * medians then moves by as much; a pair's two batches run back to back, so a phase falls on
  * both, and the median of the pairs' ratios is what the code's own cost decides.
  */
-export function pairedCpuTime(a: () => string, b: () => string, pairs: number): PairedTiming {
+export function pairedCpuTime(
+  a: () => string,
+  b: () => string,
+  pairs: number,
+  options: PairOptions = {},
+): PairedTiming {
   const [oneA] = batch(a, 3);
   const [oneB] = batch(b, 3);
-  const callsA = Math.max(1, Math.ceil(BATCH_MS / Math.max(oneA, 0.001)));
-  const callsB = Math.max(1, Math.ceil(BATCH_MS / Math.max(oneB, 0.001)));
+  const cold = options.fromMemory === true;
+  const callsA = cold ? 1 : Math.max(1, Math.ceil(BATCH_MS / Math.max(oneA, 0.001)));
+  const callsB = cold ? 1 : Math.max(1, Math.ceil(BATCH_MS / Math.max(oneB, 0.001)));
+  const timed = (fn: () => string, calls: number): [number, number] => {
+    if (cold) emptyCaches();
+    return batch(fn, calls);
+  };
   const cpuA: number[] = [];
   const cpuB: number[] = [];
   const wallA: number[] = [];
@@ -111,11 +143,11 @@ export function pairedCpuTime(a: () => string, b: () => string, pairs: number): 
     let x: [number, number];
     let y: [number, number];
     if (pair % 2 === 0) {
-      x = batch(a, callsA);
-      y = batch(b, callsB);
+      x = timed(a, callsA);
+      y = timed(b, callsB);
     } else {
-      y = batch(b, callsB);
-      x = batch(a, callsA);
+      y = timed(b, callsB);
+      x = timed(a, callsA);
     }
     cpuA.push(x[0]);
     wallA.push(x[1]);

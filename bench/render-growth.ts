@@ -7,7 +7,7 @@
  * machine's load), in {@link PAIRS} adjacent pairs of batches ({@link pairedCpuTime}): the
  * figure is the median of the pairs' ratios, printed with their spread; the wall-clock medians
  * are printed beside them, and (no goal) the same ratio with the CPU caches emptied before each
- * render ({@link fromMemory}).
+ * render (`pairedCpuTime`'s `fromMemory`).
  * @module
  */
 
@@ -26,49 +26,6 @@ const fmt = (ms: number): string => ms.toFixed(3);
 /** A byte body as `pairedCpuTime` consumes results: its last byte, as a one-character string. */
 const lastByte = (bytes: Uint8Array): string =>
   bytes.length === 0 ? '' : String.fromCharCode(bytes[bytes.length - 1]!);
-
-/** More than this machine's caches keep for one core (2 MiB of L2 per core): read between renders. */
-const EVICT_BYTES = 64 * 1024 * 1024;
-let evictBuffer: Uint8Array | undefined;
-/** What {@link emptyCaches} and {@link coldCall} read, stored so that the compiler keeps the reads. */
-let _coldSink = 0;
-
-/** Reads one byte of every cache line of a buffer larger than the caches. */
-function emptyCaches(): void {
-  evictBuffer ??= new Uint8Array(EVICT_BYTES).fill(1);
-  let sum = 0;
-  for (let i = 0; i < evictBuffer.length; i += 64) sum += evictBuffer[i]!;
-  _coldSink += sum;
-}
-
-/** CPU ms of one call of `fn`, made right after {@link emptyCaches}. */
-function coldCall(fn: () => string): number {
-  emptyCaches();
-  const before = process.cpuUsage();
-  _coldSink += fn().length;
-  const spent = process.cpuUsage(before);
-  return (spent.user + spent.system) / 1000;
-}
-
-/**
- * `b ÷ a` with the caches emptied before each call, the median of {@link PAIRS} pairs of single
- * calls in alternating order. The goal's figure renders the 1 h document over and over, so it
- * stays in the caches while the 10 h one cannot; a server renders each document once per format,
- * from memory, which this compares.
- */
-function fromMemory(a: () => string, b: () => string): number {
-  const ratios: number[] = [];
-  for (let pair = 0; pair < PAIRS; pair++) {
-    if (pair % 2 === 0) {
-      const x = coldCall(a);
-      ratios.push(coldCall(b) / x);
-    } else {
-      const y = coldCall(b);
-      ratios.push(y / coldCall(a));
-    }
-  }
-  return median(ratios);
-}
 
 /** The smallest and largest of sorted ratios, as `8.1–13.0×`. */
 const spread = (sorted: readonly number[]): string =>
@@ -111,7 +68,7 @@ export function benchGrowth(variants: readonly (readonly [TranscriptFormat, bool
     const renderShort = () => lastByte(renderTranscriptBytes(short, format, options).body);
     const renderLong = () => lastByte(renderTranscriptBytes(long, format, options).body);
     const t = pairedCpuTime(renderShort, renderLong, PAIRS);
-    const cold = fromMemory(renderShort, renderLong);
+    const cold = pairedCpuTime(renderShort, renderLong, PAIRS, { fromMemory: true });
     const growth = median(t.ratios);
     const met = growth <= GOAL_GROWTH;
     ok &&= met;
@@ -124,7 +81,7 @@ export function benchGrowth(variants: readonly (readonly [TranscriptFormat, bool
       spread(t.ratios),
       fmt(t.aWallMs),
       fmt(t.bWallMs),
-      `${cold.toFixed(1)}×`,
+      `${median(cold.ratios).toFixed(1)}×`,
       met ? `≤ ${GOAL_GROWTH}×` : 'MISSED',
     ]);
   }
