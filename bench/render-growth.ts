@@ -98,7 +98,9 @@ export function benchGrowth(variants: readonly (readonly [TranscriptFormat, bool
  * What the machine itself gives for 1 h against 10 h, no goal: creating the result string of
  * a `text` body (51 KiB against 513 KiB: past 128 KiB V8 allocates a large object, about ten
  * times dearer per byte), merely reading every word's times (10 h no longer fits in the CPU
- * caches), and the word-level segments body of the 1 h document's own segments ten times over
+ * caches), the same times packed in one `Float64Array` (read in order, they grow as they
+ * should: the excess above is the objects' layout), and the word-level segments body of the
+ * 1 h document's own segments ten times over
  * (the renderer's work for 10 h on a document that stays in the caches: where that is about
  * 10× and the real 10 h is more, the difference is the memory a larger document occupies).
  */
@@ -111,6 +113,18 @@ function printReference(short: TranscriptDoc, long: TranscriptDoc): void {
     for (const segment of doc.segments) for (const word of segment.words ?? []) sum += word.start + word.end;
     return String(sum);
   };
+  const packTimes = (doc: TranscriptDoc): Float64Array => {
+    const times: number[] = [];
+    for (const segment of doc.segments)
+      for (const word of segment.words ?? []) times.push(word.start, word.end);
+    return Float64Array.from(times);
+  };
+  const readPacked = (times: Float64Array): string => {
+    let sum = 0;
+    for (let i = 0; i < times.length; i++) sum += times[i]!;
+    return String(sum);
+  };
+  const [shortTimes, longTimes] = [packTimes(short), packTimes(long)];
   const repeated: TranscriptDoc = {
     ...short,
     segments: Array.from({ length: 10 }, () => short.segments).flat(),
@@ -121,6 +135,7 @@ function printReference(short: TranscriptDoc, long: TranscriptDoc): void {
   for (const [name, a, b] of [
     ['one string from 51 / 513 KiB', () => decoder.decode(small), () => decoder.decode(large)],
     ["read every word's times", () => readTimes(short), () => readTimes(long)],
+    ['the same times packed in an array', () => readPacked(shortTimes), () => readPacked(longTimes)],
     ['segments wordLevel, 1 h doc ×10', wordLevel(short), wordLevel(repeated)],
   ] as const) {
     const t = pairedCpuTime(a, b, PAIRS);
