@@ -19,7 +19,7 @@ import type { AppOptions } from '../src/options.ts';
 import type { JobQueue } from '../src/ports/jobs.ts';
 import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { describeDurations, watchLoop } from './loop-blocks.ts';
-import { printTable } from './measure.ts';
+import { printTable, quantile } from './measure.ts';
 import { startServer, stopServer } from './server-process.ts';
 import { benchApp, redisAnswers } from './setup.ts';
 
@@ -28,8 +28,6 @@ const TASKS = 100;
 const CONCURRENCY = 10;
 const REQUESTS = 2000;
 
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 const median = (xs: readonly number[]): number =>
   quantile(
     [...xs].sort((a, b) => a - b),

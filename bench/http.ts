@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { printTable } from './measure.ts';
+import { printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
 import { redisAnswers } from './setup.ts';
@@ -45,10 +45,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
   duration: number;
   headers: Record<string, string>;
 }) => AutocannonRun;
-
-/** The value at quantile `q` of ascending `sorted`. */
-const quantile = (sorted: Float64Array, q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /** The servers' script (tubescribe or bare Hono, by its arguments). */
 const SCRIPT = 'bench/http-server.ts';

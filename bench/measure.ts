@@ -51,6 +51,11 @@ export function measure(fn: () => string, options: MeasureOptions = {}): Timing 
   return { iterations: samples.length, medianMs: median, meanMs: total / samples.length, minMs: samples[0]! };
 }
 
+/** The value at quantile `q` (0–1) of ascending `sorted` (NaN when empty). */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
 /** Prints rows as an aligned text table (first row: header). */
 export function printTable(rows: readonly (readonly string[])[]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));

@@ -18,7 +18,7 @@ import { createRedisLedger, PAYMENT_SLICE_MS } from '../src/drivers/redis/ledger
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';
-import { printTable } from './measure.ts';
+import { printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { benchApp, redisAnswers } from './setup.ts';
 
@@ -31,9 +31,6 @@ const RUN_MS = 2000;
 const REPETITIONS = 3;
 const REQUESTS = 3000;
 const ROUTE = '/v1/transcripts?video_id=rCAS2eD-mcw&format=text';
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /** Runs `op` in `CLIENTS` concurrent loops (one call in flight each) for `RUN_MS`: calls/s and latencies. */
 async function throughput(
