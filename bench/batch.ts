@@ -29,8 +29,8 @@ const TASKS = 100;
 const CONCURRENCY = 10;
 const REQUESTS = 2000;
 /**
- * The pause before each timed request (ms): 2,000 of them then span about 4.5 s, most of the
- * 5 jobs' run (about 5.2 s). Back to back they took 85 ms, all of it before the first task had
+ * One timed request is due every this many ms: 2,000 of them then span 4 s, most of the 5 jobs'
+ * run (4.8–5.2 s). Back to back they took 85 ms, all of it before the first task had
  * even had its answers from the fake YouTube (100 ms), so they measured the jobs' submission
  * only: p99 0.8–1.5× alone in some runs and 5.5–6.4× in others, by where a few long turns fell.
  */
@@ -196,7 +196,7 @@ async function twoInstances(youtube: FakeYouTube): Promise<boolean> {
 }
 
 /**
- * `REQUESTS` sequential cached requests, `gapMs` apart (0: back to back), each timed from the
+ * `REQUESTS` sequential cached requests, one due every `gapMs` (0: back to back), each timed from the
  * moment it is "wanted": the loop first yields to the event loop (as a request arriving on a
  * socket waits for it), so batch work that is due runs inside the measured time. Nothing else
  * runs meanwhile: asking whether the jobs are done (a job record reads every task's document)
@@ -206,8 +206,11 @@ async function latencies(ts: Tubescribe, key: string, route: string, gapMs: numb
   const init = { headers: { authorization: `Bearer ${key}` } };
   const out: number[] = [];
   const wantedAt: number[] = [];
+  const began = performance.now();
   while (out.length < REQUESTS) {
-    if (gapMs > 0) await sleep(gapMs);
+    // Request i is due at began + i × gapMs, however late the one before it ran.
+    const wait = began + out.length * gapMs - performance.now();
+    if (wait > 0) await sleep(wait);
     wantedAt.push(Date.now());
     const t0 = performance.now();
     await new Promise((resolve) => setImmediate(resolve));
