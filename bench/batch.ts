@@ -9,7 +9,7 @@
  *   else redis://127.0.0.1:6379); every key it writes carries a fresh prefix and is deleted;
  * - interactive traffic first: p50/p99 of a cached `GET` alone and while 5 jobs of 100 tasks run
  *   on the same instance (goal: p99 ratio ≤ 3), 2,000 requests spread over most of the jobs' run,
- *   and what held the event loop in each phase (its long turns and the GC's pauses, see
+ *   and what held the event loop in each phase (how long, and the GC's pauses, see
  *   `loop-blocks.ts`): where the p99 comes from.
  */
 import { Redis } from 'ioredis';
@@ -262,7 +262,7 @@ async function interactiveFirst(youtube: FakeYouTube): Promise<boolean> {
   // Where a p99 comes from: a request waits for the rest of the loop turn it arrives in.
   console.log('\nwhat held the event loop in each phase (a request arriving meanwhile waits for it):\n');
   printTable([
-    ['phase', 'loop turns ≥ 1.5 ms', 'GC pauses'],
+    ['phase', 'loop held ≥ 1.5 ms (a 1 ms timer late)', 'GC pauses'],
     ...(
       [
         ['alone', aloneBlocks],
