@@ -30,9 +30,9 @@ const CONCURRENCY = 10;
 const REQUESTS = 2000;
 /**
  * One timed request is due every this many ms: 2,000 of them then span 4 s, most of the 5 jobs'
- * run (4.8–5.2 s). Back to back they took 85 ms, all of it before the first task had
- * even had its answers from the fake YouTube (100 ms), so they measured the jobs' submission
- * only: p99 0.8–1.5× alone in some runs and 5.5–6.4× in others, by where a few long turns fell.
+ * run (4.8–5.2 s). Back to back they took 85 ms, all of it before the first task had even had
+ * its answers from the fake YouTube (100 ms), so they measured the jobs' submission only: p99
+ * 0.8–1.5× alone in some runs and 5.5–6.4× in others, by where a few long turns fell.
  */
 const REQUEST_GAP_MS = 2;
 
@@ -196,11 +196,12 @@ async function twoInstances(youtube: FakeYouTube): Promise<boolean> {
 }
 
 /**
- * `REQUESTS` sequential cached requests, one due every `gapMs` (0: back to back), each timed from the
- * moment it is "wanted": the loop first yields to the event loop (as a request arriving on a
- * socket waits for it), so batch work that is due runs inside the measured time. Nothing else
- * runs meanwhile: asking whether the jobs are done (a job record reads every task's document)
- * held the loop itself. Returns the sorted latencies and when each request was wanted (epoch ms).
+ * `REQUESTS` sequential cached requests, one due every `gapMs` (0: back to back), each timed
+ * from the moment it is "wanted": the loop first yields to the event loop (as a request arriving
+ * on a socket waits for it), so batch work that is due runs inside the measured time. Nothing
+ * else runs meanwhile: asking whether the jobs are done (a job record reads every task's
+ * document) held the loop itself. Returns the sorted latencies and when each request was wanted
+ * (epoch ms).
  */
 async function latencies(ts: Tubescribe, key: string, route: string, gapMs: number) {
   const init = { headers: { authorization: `Bearer ${key}` } };
@@ -256,7 +257,7 @@ async function interactiveFirst(youtube: FakeYouTube): Promise<boolean> {
   const late = wantedAt.filter((at) => at >= firstEnd).length;
   console.log(
     `\nthe 5 jobs took ${ms(Math.min(...walls))}–${ms(Math.max(...walls))} ms; the ${loaded.length} loaded requests, ` +
-      `${REQUEST_GAP_MS} ms apart, took ${ms(wantedAt.at(-1)! - wantedAt[0]!)} ms; ` +
+      `one due every ${REQUEST_GAP_MS} ms, took ${ms(wantedAt.at(-1)! - wantedAt[0]!)} ms; ` +
       `${late} of them came after the first job had ended`,
   );
   // Where a p99 comes from: a request waits for the rest of the loop turn it arrives in.
