@@ -12,6 +12,8 @@
  * @module
  */
 
+import { median } from './measure.ts';
+
 /** A batch of calls lasts at least this long (CPU ms). */
 const BATCH_MS = 20;
 
@@ -47,11 +49,6 @@ function batch(fn: () => string, calls: number): [cpu: number, wall: number] {
     sink += result.length + (result.length > 0 ? result.charCodeAt(result.length - 1) : 0);
   }
   return [(cpuMs() - began) / calls, (performance.now() - wallBegan) / calls];
-}
-
-function median(sorted: readonly number[]): number {
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**

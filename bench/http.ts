@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { printTable, quantile } from './measure.ts';
+import { median, printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
 import { redisAnswers } from './setup.ts';
@@ -134,11 +134,6 @@ async function record(server: Server): Promise<object[]> {
   return answers;
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const spread = (xs: readonly number[], digits: number): string => {
   const s = [...xs].sort((a, b) => a - b);
   return `${s[0]!.toFixed(digits)} / ${median(s).toFixed(digits)} / ${s.at(-1)!.toFixed(digits)}`;

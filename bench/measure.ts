@@ -45,10 +45,20 @@ export function measure(fn: () => string, options: MeasureOptions = {}): Timing 
     samples.push(performance.now() - t0);
   }
   samples.sort((a, b) => a - b);
-  const mid = samples.length >> 1;
-  const median = samples.length % 2 === 1 ? samples[mid]! : (samples[mid - 1]! + samples[mid]!) / 2;
   const total = samples.reduce((sum, x) => sum + x, 0);
-  return { iterations: samples.length, medianMs: median, meanMs: total / samples.length, minMs: samples[0]! };
+  return {
+    iterations: samples.length,
+    medianMs: median(samples),
+    meanMs: total / samples.length,
+    minMs: samples[0]!,
+  };
+}
+
+/** The median of `xs` (any order; the mean of the two middle values when their count is even). */
+export function median(xs: readonly number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** The value at quantile `q` (0–1) of ascending `sorted` (NaN when empty). */

@@ -14,7 +14,7 @@
 import { renderTranscriptBytes, type TranscriptFormat } from '../src/core/render/index.ts';
 import type { TranscriptDoc } from '../src/core/transcript.ts';
 import { pairedCpuTime } from './cpu-time.ts';
-import { printTable } from './measure.ts';
+import { median, printTable } from './measure.ts';
 import { makeAsrTranscriptOfHours } from './transcript-fixture.ts';
 
 /** Rendering 10 hours may take at most this many times the 1-hour time. */
@@ -30,12 +30,6 @@ const lastByte = (bytes: Uint8Array): string =>
 /** The smallest and largest of sorted ratios, as `8.1–13.0×`. */
 const spread = (sorted: readonly number[]): string =>
   `${sorted[0]!.toFixed(1)}–${sorted[sorted.length - 1]!.toFixed(1)}×`;
-
-function median(xs: readonly number[]): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 /**
  * Times every variant on 1 h and 10 h and prints the table; returns false when a format grows

@@ -15,7 +15,7 @@ import {
 import { subtitleCues } from '../src/core/render/subtitles.ts';
 import type { TranscriptDoc } from '../src/core/transcript.ts';
 import { cpuTime, pairedCpuTime } from './cpu-time.ts';
-import { measure, printTable } from './measure.ts';
+import { measure, median, printTable } from './measure.ts';
 import { benchGrowth } from './render-growth.ts';
 import { makeAsrTranscript } from './transcript-fixture.ts';
 
@@ -43,11 +43,6 @@ const fmt = (ms: number): string => ms.toFixed(3);
 const lastByte = (bytes: Uint8Array): string =>
   bytes.length === 0 ? '' : String.fromCharCode(bytes[bytes.length - 1]!);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
-const median = (xs: readonly number[]): number => {
-  const s = xs.slice().sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const bytesOf = (text: string): number => new TextEncoder().encode(text).length;
 
 function subtitleNodes(doc: TranscriptDoc, vtt: boolean): NodeList {

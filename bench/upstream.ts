@@ -18,7 +18,7 @@ import { silentLogger } from '../src/drivers/system.ts';
 import { createYouTubeUpstream } from '../src/drivers/youtube/index.ts';
 import type { AppOptions } from '../src/options.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../test/helpers/slow-youtube.ts';
-import { printTable } from './measure.ts';
+import { median, printTable } from './measure.ts';
 import { benchApp } from './setup.ts';
 
 const LATENCY_MS = 20;
@@ -31,10 +31,6 @@ const LIMIT = 32;
 let salts = 0;
 /** Distinct video ids per call: `u<letter><9 digits>`. */
 const freshIds = (n: number): string[] => videoIds(n, `u${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[salts++ % 26]!}`);
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
