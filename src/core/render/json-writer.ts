@@ -16,7 +16,13 @@ import { putSeconds } from './digits.ts';
 import { hasRealWords } from './json.ts';
 import { fragment, putEndKey, putFragment, putStartKey, putWordKey } from './json-keys.ts';
 import { writeEvents } from './json3-writer.ts';
-import { readSegmentsAhead, readWordsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
+import {
+  readSegmentsAhead,
+  readSegmentWordsAhead,
+  readWordsAhead,
+  SEGMENTS_AHEAD,
+  WORD_SEGMENTS_AHEAD,
+} from './read-ahead.ts';
 import { toMs } from './time.ts';
 import { putString, Utf8Buffer } from './utf8-buffer.ts';
 
@@ -59,7 +65,6 @@ function copyDigits(bytes: Uint8Array, view: DataView, p: number, from: number, 
 
 /** Writes the words, comma-separated, and the closing `]}` of their segment. */
 function writeWords(out: Utf8Buffer, words: readonly TimedWord[]): void {
-  readWordsAhead(words);
   let bytes = out.bytes;
   let view = out.view;
   let limit = bytes.length;
@@ -152,6 +157,7 @@ function writeSegments(
   if (typeof segments === 'function') {
     let first = true;
     segments((segment) => {
+      if (withWords) readWordsAhead(segment.words ?? NO_WORDS);
       writeSegment(out, segment, first, withWords);
       first = false;
     });
@@ -159,6 +165,7 @@ function writeSegments(
   }
   for (let i = 0; i < segments.length; i++) {
     if (i % SEGMENTS_AHEAD === 0) readSegmentsAhead(segments, i);
+    if (withWords && i % WORD_SEGMENTS_AHEAD === 0) readSegmentWordsAhead(segments, i);
     writeSegment(out, segments[i]!, i === 0, withWords);
   }
 }

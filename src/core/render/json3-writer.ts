@@ -15,6 +15,7 @@ import {
   putOffsetKey,
   putUtf8Key,
 } from './json-keys.ts';
+import { readEventsAhead, SEGMENTS_AHEAD } from './read-ahead.ts';
 import { putString, type Utf8Buffer } from './utf8-buffer.ts';
 
 /** The longest number {@link putJsonNumber} writes (`-1.2345678901234567e-308` and the like). */
@@ -82,6 +83,7 @@ function writeSegs(out: Utf8Buffer, segs: readonly Json3Seg[]): void {
 /** Writes the events, comma-separated (the caller writes the brackets). */
 export function writeEvents(out: Utf8Buffer, events: readonly Json3Event[]): void {
   for (let i = 0; i < events.length; i++) {
+    if (i % SEGMENTS_AHEAD === 0) readEventsAhead(events, i);
     const e = events[i]!;
     // Seven number fields: at most 16 bytes of key and NUMBER_BYTES of number each.
     const bytes = out.room(16 + 7 * (16 + NUMBER_BYTES) + 16);
