@@ -19,7 +19,6 @@ import { writeEvents } from './json3-writer.ts';
 import {
   readSegmentsAhead,
   readSegmentWordsAhead,
-  readWordsAhead,
   SEGMENTS_AHEAD,
   WORD_SEGMENTS_AHEAD,
 } from './read-ahead.ts';
@@ -157,7 +156,6 @@ function writeSegments(
   if (typeof segments === 'function') {
     let first = true;
     segments((segment) => {
-      if (withWords) readWordsAhead(segment.words ?? NO_WORDS);
       writeSegment(out, segment, first, withWords);
       first = false;
     });

@@ -18,6 +18,12 @@ import type { Segment, TranscriptDoc, Word } from '../transcript.ts';
 import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords, type SegmentJson, segmentJson, wordsJson } from './json.ts';
 import type { TimedSegment } from './json-writer.ts';
+import {
+  readSegmentsAhead,
+  readSegmentWordsAhead,
+  SEGMENTS_AHEAD,
+  WORD_SEGMENTS_AHEAD,
+} from './read-ahead.ts';
 import { sentenceEnds } from './sentence-ends.ts';
 import { toMs } from './time.ts';
 
@@ -184,7 +190,11 @@ export function eachSentence(
     }
   };
 
-  for (const segment of doc.segments) {
+  const segments = doc.segments;
+  for (let i = 0; i < segments.length; i++) {
+    if (i % SEGMENTS_AHEAD === 0) readSegmentsAhead(segments, i);
+    if (timedByWords && i % WORD_SEGMENTS_AHEAD === 0) readSegmentWordsAhead(segments, i);
+    const segment = segments[i]!;
     const line = oneLine(segment.text);
     if (line !== '') cutSegment(segment, line, timedByWords ? (segment.words ?? NO_WORDS) : NO_WORDS);
     if (length >= MAX_SENTENCE_CHARS) flush();
