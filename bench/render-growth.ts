@@ -94,9 +94,9 @@ function measureInProcess(variants: readonly GrowthVariant[]): GrowthTiming[] {
  * returns false when the median growth of a format is more than {@link GOAL_GROWTH}×.
  */
 export function benchGrowth(variants: readonly GrowthVariant[]): boolean {
-  const sizes = { short: makeAsrTranscriptOfHours(1), long: makeAsrTranscriptOfHours(10) };
+  const docs = { short: makeAsrTranscriptOfHours(1), long: makeAsrTranscriptOfHours(10) };
   console.log(
-    `\n### Linear growth: 1 h (${sizes.short.segments.length} segments) vs 10 h (${sizes.long.segments.length} segments), ` +
+    `\n### Linear growth: 1 h (${docs.short.segments.length} segments) vs 10 h (${docs.long.segments.length} segments), ` +
       `CPU ms per render of the UTF-8 body; 10 h / 1 h: in each of ${PROCESSES} fresh processes the median of ` +
       `${PAIRS} adjacent pairs of batches; the figure is the median of the ${PROCESSES} (ms: medians too)\n`,
   );
@@ -139,7 +139,7 @@ export function benchGrowth(variants: readonly GrowthVariant[]): boolean {
     `(from memory: 10 h / 1 h with the CPU caches emptied before each render, median of ${PAIRS} pairs of ` +
       'single renders in each process; no goal)',
   );
-  printReference(sizes.short, sizes.long);
+  printReference(docs.short, docs.long);
   return ok;
 }
 
