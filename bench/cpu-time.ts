@@ -152,7 +152,7 @@ export function pairedCpuTime(
     wallB.push(y[1]);
     ratios.push(y[0] / x[0]);
   }
-  for (const xs of [cpuA, cpuB, wallA, wallB, ratios]) xs.sort((p, q) => p - q);
+  ratios.sort((p, q) => p - q);
   return {
     aMs: median(cpuA),
     bMs: median(cpuB),
