@@ -26,6 +26,7 @@ import type { AppOptions, Limits, RouteSet } from './options.ts';
 import type { BatchJobSettings } from './services/batch-jobs.ts';
 import type { CacheTtls, TranscriptBodies } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
+import { checkNumber, checkNumbers, type NumberBound } from './settings-numbers.ts';
 
 /** The default cache lifetimes. */
 export const DEFAULT_CACHE_TTLS: Readonly<CacheTtls> = Object.freeze({
@@ -99,6 +100,65 @@ function proxyHops(trustProxy: boolean | number | undefined): number {
   return Math.max(0, Math.floor(trustProxy));
 }
 
+/** The cache options with their defaults; numbers checked. */
+function resolveCache(cache: AppOptions['cache']): Settings['cache'] {
+  const ttl = checkNumbers('cache.ttl.', { ...DEFAULT_CACHE_TTLS, ...cache?.ttl }, TTL_BOUNDS);
+  return checkNumbers(
+    'cache.',
+    { memoryBytes: cache?.memoryBytes ?? 64 * 1024 * 1024, staleMs: cache?.staleMs ?? 24 * 3_600_000, ttl },
+    { memoryBytes: 'whole ≥ 0', staleMs: '≥ 0' },
+  );
+}
+
+/** Every cache lifetime: any length from 0. */
+const TTL_BOUNDS = Object.fromEntries(Object.keys(DEFAULT_CACHE_TTLS).map((name) => [name, '≥ 0'])) as Record<
+  keyof CacheTtls,
+  NumberBound
+>;
+
+/** The limits with their defaults (`authFailures` merged field by field); numbers checked. */
+function resolveLimits(limits: Partial<Limits> = {}): Limits {
+  const authFailures = checkNumbers(
+    'limits.authFailures.',
+    { ...DEFAULT_LIMITS.authFailures, ...limits.authFailures },
+    { limit: 'whole ≥ 1', windowSeconds: '> 0' },
+  );
+  return checkNumbers(
+    'limits.',
+    { ...DEFAULT_LIMITS, ...limits, authFailures },
+    {
+      maxBodyBytes: 'whole ≥ 1',
+      deadlineMs: '> 0',
+      reservationTtlMs: '> 0',
+      reconcileIntervalMs: '≥ 0',
+      cursorMaxAgeMs: '> 0',
+    },
+  );
+}
+
+/** The batch settings with their defaults; numbers checked. */
+function resolveBatch(batch: AppOptions['batch'], deadlineMs: number): BatchJobSettings {
+  const delays = batch?.webhookRetryDelaysMs;
+  if (delays !== undefined) {
+    if (!Array.isArray(delays) || delays.length === 0)
+      throw new Error('The option batch.webhookRetryDelaysMs must be a list of at least one delay.');
+    for (const [i, delay] of delays.entries()) checkNumber(`batch.webhookRetryDelaysMs[${i}]`, delay, '≥ 0');
+  }
+  return {
+    ...checkNumbers(
+      'batch.',
+      {
+        retentionMs: batch?.retentionMs ?? 7 * 24 * 3_600_000,
+        instanceConcurrency: batch?.instanceConcurrency ?? BATCH_DEFAULTS.concurrency,
+      },
+      { retentionMs: '≥ 0', instanceConcurrency: 'whole ≥ 1' },
+    ),
+    deadlineMs,
+    maxAttempts: BATCH_DEFAULTS.maxAttempts,
+    ...(delays ? { webhookRetryDelaysMs: delays } : {}),
+  };
+}
+
 /** Resolves the configuration of `options`; throws on a contradiction (an unknown plan, a short secret). */
 export function resolveSettings(options: AppOptions): Settings {
   const plans = resolvePlans(options.plans);
@@ -106,6 +166,7 @@ export function resolveSettings(options: AppOptions): Settings {
   for (const name of [planAssignment.initial, planAssignment.afterPack]) {
     if (!hasPlan(plans, name)) throw new Error(`planAssignment names the unknown plan '${name}'.`);
   }
+  const limits = resolveLimits(options.limits);
   return {
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
     metricsToken: options.metricsToken === '' ? undefined : options.metricsToken,
@@ -115,27 +176,15 @@ export function resolveSettings(options: AppOptions): Settings {
     planAssignment,
     packs: resolvePacks(options.packs),
     billing: resolveBilling(options.billing),
-    cache: {
-      memoryBytes: options.cache?.memoryBytes ?? 64 * 1024 * 1024,
-      staleMs: options.cache?.staleMs ?? 24 * 3_600_000,
-      ttl: { ...DEFAULT_CACHE_TTLS, ...options.cache?.ttl },
-    },
+    cache: resolveCache(options.cache),
     transcriptBodies: options.transcriptBodies ?? 'bytes',
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits,
     trustProxy: proxyHops(options.trustProxy),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     corsOrigins: options.corsOrigins ?? [],
     dashboard: options.dashboard ?? true,
     routes: options.routes ?? 'all',
-    batch: {
-      retentionMs: options.batch?.retentionMs ?? 7 * 24 * 3_600_000,
-      instanceConcurrency: options.batch?.instanceConcurrency ?? BATCH_DEFAULTS.concurrency,
-      deadlineMs: options.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
-      maxAttempts: BATCH_DEFAULTS.maxAttempts,
-      ...(options.batch?.webhookRetryDelaysMs
-        ? { webhookRetryDelaysMs: options.batch.webhookRetryDelaysMs }
-        : {}),
-    },
+    batch: resolveBatch(options.batch, limits.deadlineMs),
     webhookPrivate: options.webhooks?.allowPrivate ?? false,
     signup: resolveSignupSettings(options.signup),
     signupMode: options.signup?.mode ?? 'on',
