@@ -171,6 +171,13 @@ function createServices(ports: Ports, settings: Settings, secret: SharedSecret, 
 /** Builds tubescribe from options (every field optional). Nothing is awaited here. */
 export function createTubescribe(options: AppOptions = {}): Tubescribe {
   const settings = resolveSettings(options);
+  if (settings.batch.instanceConcurrency === 0 && options.jobs?.shared !== true) {
+    throw new Error(
+      'The option batch.instanceConcurrency is 0 (run no batch tasks here), but the job queue is not ' +
+        'shared with other instances (as BullMQ on Redis is: jobs: createBullmqJobQueue(…)): no batch job ' +
+        'would ever run.',
+    );
+  }
   const metrics = createMetrics();
   const ports = resolvePorts(options, metrics);
   const secret = new SharedSecret(settings.secret);

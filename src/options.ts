@@ -160,7 +160,11 @@ export interface AppOptions {
   resolver?: Resolver | null;
   /** The disposable-domain set (default: the `disposable-domains` list from npm, loaded on first use). */
   disposableDomains?: () => Promise<(domain: string) => boolean>;
-  /** Asynchronous batches: retention of finished jobs, batch tasks at once per instance. */
+  /**
+   * Asynchronous batches: retention of finished jobs, batch tasks at once on this instance
+   * (`instanceConcurrency`, default 10; 0 leaves them to the other instances on a shared `jobs`
+   * queue, such as BullMQ on Redis: an instance that only serves the API).
+   */
   batch?: Partial<Pick<BatchJobSettings, 'retentionMs' | 'instanceConcurrency' | 'webhookRetryDelaysMs'>>;
   /** Batch webhooks: `allowPrivate` lets them target loopback and private addresses (`TUBESCRIBE_WEBHOOK_PRIVATE=allow`). */
   webhooks?: { allowPrivate?: boolean };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTubescribe } from './app.ts';
+import { createMemoryJobQueue } from './drivers/jobs-memory.ts';
 import type { AppOptions } from './options.ts';
+import type { JobQueue } from './ports/jobs.ts';
 import { DEFAULT_CACHE_TTLS, DEFAULT_LIMITS, resolveSettings } from './settings.ts';
 
 /** Options with a value where the type allows none (what a JavaScript caller can pass). */
@@ -43,19 +45,19 @@ describe('resolveSettings: numeric options', () => {
   it.each([
     [
       { batch: { instanceConcurrency: Number.NaN } },
-      'batch.instanceConcurrency must be a whole number of at least 1, got NaN',
+      'batch.instanceConcurrency must be a whole number of at least 0, got NaN',
     ],
     [
-      { batch: { instanceConcurrency: 0 } },
-      'batch.instanceConcurrency must be a whole number of at least 1, got 0',
+      { batch: { instanceConcurrency: -1 } },
+      'batch.instanceConcurrency must be a whole number of at least 0, got -1',
     ],
     [
       { batch: { instanceConcurrency: 2.5 } },
-      'batch.instanceConcurrency must be a whole number of at least 1, got 2.5',
+      'batch.instanceConcurrency must be a whole number of at least 0, got 2.5',
     ],
     [
       { batch: { instanceConcurrency: '4' } },
-      'batch.instanceConcurrency must be a whole number of at least 1, got "4"',
+      'batch.instanceConcurrency must be a whole number of at least 0, got "4"',
     ],
     [{ batch: { retentionMs: -1 } }, 'batch.retentionMs must be a finite number of at least 0, got -1'],
     [
@@ -100,6 +102,23 @@ describe('resolveSettings: numeric options', () => {
     ],
   ])('refuses %j with an error naming the option', (options, message) => {
     expect(() => resolveSettings(loose(options))).toThrow(`The option ${message}.`);
+  });
+
+  it('takes instanceConcurrency 0 only with a job queue other instances share', () => {
+    expect(resolveSettings({ batch: { instanceConcurrency: 0 } }).batch.instanceConcurrency).toBe(0);
+    // The default in-process queue: nothing else would ever run the jobs.
+    expect(() => createTubescribe({ batch: { instanceConcurrency: 0 } })).toThrow(
+      /batch\.instanceConcurrency is 0 .* no batch job would ever run/,
+    );
+    expect(() =>
+      createTubescribe({ jobs: createMemoryJobQueue(), batch: { instanceConcurrency: 0 } }),
+    ).toThrow(/not shared/);
+    const shared: JobQueue = { ...createMemoryJobQueue(), shared: true };
+    expect(
+      createTubescribe({ jobs: shared, batch: { instanceConcurrency: 0 } }).settings.batch,
+    ).toMatchObject({
+      instanceConcurrency: 0,
+    });
   });
 
   it('refuses a bad option when tubescribe is created, before anything starts', () => {

@@ -151,7 +151,7 @@ function resolveBatch(batch: AppOptions['batch'], deadlineMs: number): BatchJobS
         retentionMs: batch?.retentionMs ?? 7 * 24 * 3_600_000,
         instanceConcurrency: batch?.instanceConcurrency ?? BATCH_DEFAULTS.concurrency,
       },
-      { retentionMs: '≥ 0', instanceConcurrency: 'whole ≥ 1' },
+      { retentionMs: '≥ 0', instanceConcurrency: 'whole ≥ 0' },
     ),
     deadlineMs,
     maxAttempts: BATCH_DEFAULTS.maxAttempts,

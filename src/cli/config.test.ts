@@ -52,3 +52,30 @@ describe('TUBESCRIBE_PROXY, TUBESCRIBE_YOUTUBE_ORIGIN and TUBESCRIBE_UPSTREAM', 
     });
   });
 });
+
+describe('TUBESCRIBE_BATCH_CONCURRENCY', () => {
+  it('is unset by default (the app default, 10) and takes a whole number', () => {
+    expect(load({}).batchConcurrency).toBeUndefined();
+    expect(load({ TUBESCRIBE_BATCH_CONCURRENCY: '4' }).batchConcurrency).toBe(4);
+    expect(
+      loadConfig(parseArgs(['serve', '--batch-concurrency', '0']), {
+        TUBESCRIBE_STORAGE: 'redis://127.0.0.1:6379',
+      }).batchConcurrency,
+    ).toBe(0);
+  });
+
+  it.each(['-1', '2.5', 'ten', '1001'])('refuses %j, naming the variable', (value) => {
+    expect(() => load({ TUBESCRIBE_BATCH_CONCURRENCY: value })).toThrow(
+      /TUBESCRIBE_BATCH_CONCURRENCY must be a whole number from 0 to 1000/,
+    );
+  });
+
+  it.each(['memory', 'fs:/tmp/tubescribe-config-test'])(
+    'refuses 0 on %s storage: nothing would run the jobs',
+    (storage) => {
+      expect(() => load({ TUBESCRIBE_STORAGE: storage, TUBESCRIBE_BATCH_CONCURRENCY: '0' })).toThrow(
+        /TUBESCRIBE_BATCH_CONCURRENCY=0 .* needs redis:\/\/ storage/,
+      );
+    },
+  );
+});

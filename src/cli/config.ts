@@ -51,6 +51,11 @@ export interface Config {
   /** Rate-limit plans (`TUBESCRIBE_PLANS`, JSON) and the plan of new accounts (`TUBESCRIBE_DEFAULT_PLAN`). */
   plans: PlanConfig;
   /**
+   * Batch tasks at once on this instance (`TUBESCRIBE_BATCH_CONCURRENCY`, default 10); 0, with
+   * redis:// storage only: none, the other instances on that Redis do the batch work.
+   */
+  batchConcurrency: number | undefined;
+  /**
    * Agent sign-up: on, paused (503 agent_signup_busy) or off (503 agent_signup_disabled): as
    * requested, except `off` when the console mailer serves a non-loopback address (exposure.ts).
    */
@@ -117,6 +122,7 @@ const FLAG_SETTINGS = [
   'DASHBOARD',
   'PLANS',
   'DEFAULT_PLAN',
+  'BATCH_CONCURRENCY',
 ] as const;
 type FlagSetting = (typeof FLAG_SETTINGS)[number];
 
@@ -189,6 +195,27 @@ export function asConfigError<T>(read: () => T): T {
   }
 }
 
+/** The most batch tasks one instance may run at once (`TUBESCRIBE_BATCH_CONCURRENCY`). */
+const MAX_BATCH_CONCURRENCY = 1000;
+
+/** `TUBESCRIBE_BATCH_CONCURRENCY`: a whole number; 0 only where other instances share the queue. */
+function batchConcurrencyOf(text: string | undefined, storage: StorageSpec): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value > MAX_BATCH_CONCURRENCY) {
+    throw new ConfigError(
+      `TUBESCRIBE_BATCH_CONCURRENCY must be a whole number from 0 to ${MAX_BATCH_CONCURRENCY}, not "${text}".`,
+    );
+  }
+  if (value === 0 && storage.kind !== 'redis') {
+    throw new ConfigError(
+      'TUBESCRIBE_BATCH_CONCURRENCY=0 leaves batch work to other instances, which needs redis:// storage: ' +
+        `with ${storage.kind} storage no batch job would ever run.`,
+    );
+  }
+  return value;
+}
+
 /** A storage or upstream spec as text for logs, without a password. */
 export function describeSpec(spec: StorageSpec | UpstreamSpec): string {
   if (spec.kind === 'redis') return spec.url.replace(/\/\/[^@]*@/, '//***@');
@@ -232,6 +259,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
     throw new ConfigError(`TUBESCRIBE_SIGNUP must be on, paused or off, not "${signup}".`);
   }
   const plans = asConfigError(() => parsePlanConfig(get('PLANS'), get('DEFAULT_PLAN')));
+  const batchConcurrency = batchConcurrencyOf(get('BATCH_CONCURRENCY'), storage);
   const potProvider = get('POT_PROVIDER');
   if (potProvider !== undefined) asConfigError(() => potProviderUrl(potProvider));
   const publicText = get('PUBLIC_URL');
@@ -248,6 +276,7 @@ export function loadConfig(args: Args, env: Record<string, string | undefined>):
     webhookPrivate: webhookPrivate === 'allow',
     dashboard: dashboard === 'on',
     plans,
+    batchConcurrency,
     signup: exposure.signup,
     revealCodes: exposure.revealCodes,
     signupWarning: exposure.warning,

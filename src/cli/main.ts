@@ -45,6 +45,8 @@ Settings come from environment variables; a flag of the same name overrides one
   TUBESCRIBE_DASHBOARD       the web dashboard at /dashboard: on | off (default on)
   TUBESCRIBE_PLANS           rate-limit plans as JSON: {"team":[{"limit":20,"window":1}]}
   TUBESCRIBE_DEFAULT_PLAN    the plan of new accounts (default free)
+  TUBESCRIBE_BATCH_CONCURRENCY batch tasks at once on this instance (default 10; 0 with
+                             redis:// storage: none, other instances do the batch work)
   TUBESCRIBE_YOUTUBE_CLIENTS JSON overrides of the InnerTube client profiles
 The keys and credits commands use the same storage and plans as the server.
 `;

@@ -63,6 +63,7 @@ export function appOptionsFor(
   if (!config.dashboard) app.dashboard = false;
   if (config.plans.plans) app.plans = config.plans.plans;
   if (config.plans.defaultPlan) app.planAssignment = { initial: config.plans.defaultPlan };
+  if (config.batchConcurrency !== undefined) app.batch = { instanceConcurrency: config.batchConcurrency };
   return app;
 }
 

@@ -51,4 +51,10 @@ export interface JobQueue {
    * MUST NOT resolve before those calls settled; idempotent (a repeat returns the same promise).
    */
   close(): Promise<void>;
+  /**
+   * True when other instances take units from the same backend (Redis, Deno KV), so that an
+   * instance may leave all the work to them (`batch.instanceConcurrency: 0`) and still see every
+   * unit handled. Absent or false: an in-process queue, worked only by the instance that holds it.
+   */
+  readonly shared?: boolean;
 }

@@ -54,7 +54,11 @@ import { checkWebhookUrl, newWebhookSecret, type WebhookPolicy, type WebhookSend
 export interface BatchJobSettings {
   /** How long a finished job is kept (after `completed_at`). Default 7 days. */
   retentionMs: number;
-  /** Batch tasks running at once on one instance, whatever the jobs (interactive traffic first). */
+  /**
+   * Batch tasks running at once on one instance, whatever the jobs (interactive traffic first).
+   * 0: this instance runs no tasks and delivers no webhooks; it still accepts, answers and
+   * cancels jobs, and other instances on the same shared queue do the work (`JobQueue.shared`).
+   */
   instanceConcurrency: number;
   /** Deadline of each task's upstream work. */
   deadlineMs: number;
@@ -139,13 +143,12 @@ export class BatchJobs {
   }
 
   /**
-   * Starts taking work from the queue, and re-queues the open jobs' next tasks: an in-process
-   * queue loses them in a restart, a durable one dedupes them.
+   * Starts taking work from the queue (unless `instanceConcurrency` is 0), and re-queues the open
+   * jobs' next tasks: an in-process queue loses them in a restart, a durable one dedupes them.
    */
   async start(): Promise<void> {
-    this.deps.queue.work((payload) => this.handle(payload), {
-      concurrency: this.deps.settings.instanceConcurrency,
-    });
+    const concurrency = this.deps.settings.instanceConcurrency;
+    if (concurrency > 0) this.deps.queue.work((payload) => this.handle(payload), { concurrency });
     for (const id of await this.store.openIds()) await this.resume(id);
   }
 

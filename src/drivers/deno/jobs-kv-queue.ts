@@ -155,6 +155,7 @@ export function createDenoKvJobQueue(options: DenoKvJobQueueOptions): JobQueue {
   }
 
   return {
+    shared: true,
     async enqueue(key, payload, enqueueOptions = {}) {
       assertQueueKey(key);
       if (closing) throw new Error('The job queue is closed');

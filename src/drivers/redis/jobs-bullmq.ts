@@ -125,6 +125,7 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
   let closing: Promise<void> | undefined;
 
   return {
+    shared: true,
     async enqueue(key, payload, enqueueOptions = {}) {
       assertQueueKey(key);
       if (closing) throw new Error('The job queue is closed');
