@@ -14,7 +14,6 @@
  * - the same on an instance that serves the API only (`instanceConcurrency: 0`, Redis), while a
  *   worker instance in another process runs the jobs (no goal; skipped without Redis).
  */
-import { Redis } from 'ioredis';
 import type { Tubescribe } from '../src/app.ts';
 import { createBullmqJobQueue } from '../src/drivers/redis/jobs-bullmq.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
@@ -24,7 +23,7 @@ import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { describeDurations, watchLoop } from './loop-blocks.ts';
 import { printTable, quantile } from './measure.ts';
 import { startServer, stopServer } from './server-process.ts';
-import { benchApp, redisAnswers } from './setup.ts';
+import { benchApp, deleteBenchKeys, redisAnswers } from './setup.ts';
 
 const LATENCY_MS = 50;
 const TASKS = 100;
@@ -135,18 +134,6 @@ async function idealVsWall(youtube: FakeYouTube): Promise<boolean> {
   ]);
   console.log(`\n(the fake YouTube alone takes ${2 * LATENCY_MS} ms per task: player, captions)`);
   return ratio <= 1.3;
-}
-
-/** Deletes every key of one bench part (its fresh `prefix`). */
-async function deleteBenchKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url);
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await client.del(...keys);
-  } while (cursor !== '0');
-  await client.quit();
 }
 
 /** 1b: throughput of 2 instances against 1, on Redis storage with BullMQ. */

@@ -24,7 +24,7 @@ import { Redis } from 'ioredis';
 import { median, printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
-import { redisAnswers } from './setup.ts';
+import { deleteBenchKeys, redisAnswers } from './setup.ts';
 
 /** What this bench reads of autocannon's result (the package ships no types). */
 interface AutocannonResult {
@@ -257,21 +257,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
     await Promise.all(servers.map(stopServer));
     await stats?.quit();
     rmSync(dir, { recursive: true, force: true });
-    if (redisUrl) await deleteKeys(redisUrl, prefix);
-  }
-}
-
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await client.quit();
+    if (redisUrl) await deleteBenchKeys(redisUrl, prefix);
   }
 }
 

@@ -50,3 +50,18 @@ export async function redisAnswers(url: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Deletes every key holding `prefix` (a bench part's fresh one), 1000 keys a SCAN step. */
+export async function deleteBenchKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await client.quit();
+  }
+}

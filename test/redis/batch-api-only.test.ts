@@ -8,20 +8,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BatchJobRecord as Job } from '../../src/core/batch-record.ts';
 import { type ChildServer, createKey, startServer } from '../helpers/processes.ts';
 import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../helpers/slow-youtube.ts';
 
 const TASKS = 12;
 const INITIAL_CREDITS = 50;
-
-interface Job {
-  status: string;
-  completed_tasks: number;
-  successful_tasks: number;
-  charged_credits: number;
-  completed_at: string | null;
-}
 
 /**
  * Resolves once `check` holds, polling every 250 ms (a job poll counts toward the paid plan's
