@@ -104,6 +104,44 @@ describe('resolveSettings: numeric options', () => {
     expect(() => resolveSettings(loose(options))).toThrow(`The option ${message}.`);
   });
 
+  it.each([
+    [
+      { signup: { codeLength: 0 } },
+      'The option signup.codeLength must be a whole number of at least 1, got 0.',
+    ],
+    [
+      { signup: { lifetimeSeconds: Number.NaN } },
+      'The option signup.lifetimeSeconds must be a finite number above 0, got NaN.',
+    ],
+    [
+      { signup: { maxWrongCodes: 1.5 } },
+      'The option signup.maxWrongCodes must be a whole number of at least 1, got 1.5.',
+    ],
+    [
+      { signup: { freeCredits: -200 } },
+      'The option signup.freeCredits must be a whole number of at least 0, got -200.',
+    ],
+    [
+      { signup: { throttles: { address: [] } } },
+      'The option signup.throttles.address needs at least one rule.',
+    ],
+    [
+      { signup: { throttles: { network: [{ limit: 0, window: 3600 }] } } },
+      "The option signup.throttles.network: a rule's limit must be a positive whole number, got 0.",
+    ],
+  ])('refuses the sign-up setting %j', (options, message) => {
+    expect(() => resolveSettings(loose(options))).toThrow(message);
+  });
+
+  it('keeps valid sign-up settings and throttles as given', () => {
+    const { signup } = resolveSettings({
+      signup: { codeLength: 8, freeCredits: 0, throttles: { address: [{ limit: 2, window: 'utc-day' }] } },
+    });
+    expect(signup).toMatchObject({ codeLength: 8, freeCredits: 0, maxWrongCodes: 3 });
+    expect(signup.throttles.address).toEqual([{ limit: 2, window: 'utc-day' }]);
+    expect(signup.throttles.network).toEqual([{ limit: 20, window: 3600 }]);
+  });
+
   it('takes instanceConcurrency 0 only with a job queue other instances share', () => {
     expect(resolveSettings({ batch: { instanceConcurrency: 0 } }).batch.instanceConcurrency).toBe(0);
     // The default in-process queue: nothing else would ever run the jobs.

@@ -6,6 +6,7 @@
  * @module
  */
 import { BATCH_DEFAULTS } from './core/batch-settings.ts';
+import { checkNumber, checkNumbers, type NumberBound } from './core/option-numbers.ts';
 import {
   DEFAULT_PLAN_ASSIGNMENT,
   hasPlan,
@@ -26,7 +27,6 @@ import type { AppOptions, Limits, RouteSet } from './options.ts';
 import type { BatchJobSettings } from './services/batch-jobs.ts';
 import type { CacheTtls, TranscriptBodies } from './services/cache.ts';
 import type { SignupMode } from './services/signup.ts';
-import { checkNumber, checkNumbers, type NumberBound } from './settings-numbers.ts';
 
 /** The default cache lifetimes. */
 export const DEFAULT_CACHE_TTLS: Readonly<CacheTtls> = Object.freeze({

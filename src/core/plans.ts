@@ -68,14 +68,17 @@ export function isDailyRule(rule: RateRule): boolean {
   return windowSeconds(rule) >= SECONDS_PER_DAY;
 }
 
-/** Checks one rule from configuration; throws a plain Error naming the plan on a mistake. */
-function validateRule(plan: string, rule: unknown): RateRule {
+/**
+ * Checks one rule from configuration; throws a plain Error starting with `owner` (`Plan "team"`,
+ * `The option signup.throttles.address`) on a mistake.
+ */
+export function validateRule(owner: string, rule: unknown): RateRule {
   const r = rule as Partial<RateRule> | null;
   const limit = r?.limit;
   const window = r?.window;
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
     throw new Error(
-      `Plan "${plan}": a rule's limit must be a positive whole number, got ${JSON.stringify(limit)}.`,
+      `${owner}: a rule's limit must be a positive whole number, got ${JSON.stringify(limit)}.`,
     );
   }
   if (
@@ -83,7 +86,7 @@ function validateRule(plan: string, rule: unknown): RateRule {
     (typeof window !== 'number' || !Number.isSafeInteger(window) || window < 1 || window > MAX_WINDOW_SECONDS)
   ) {
     throw new Error(
-      `Plan "${plan}": a rule's window must be a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}, or "utc-day"; got ${JSON.stringify(window)}.`,
+      `${owner}: a rule's window must be a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}, or "utc-day"; got ${JSON.stringify(window)}.`,
     );
   }
   return { limit, window };
@@ -103,7 +106,7 @@ export function resolvePlans(overrides: Readonly<Record<string, readonly RateRul
       throw new Error(`Plan "${name}" needs at least one rule.`);
     plans[name] = frozenPlan(
       name,
-      rules.map((rule) => validateRule(name, rule)),
+      rules.map((rule) => validateRule(`Plan "${name}"`, rule)),
     );
   }
   return Object.freeze(plans);

@@ -4,6 +4,8 @@
  */
 import type { RateRule } from '../ports/ledger.ts';
 import { MAJOR_PROVIDERS } from './email.ts';
+import { checkNumbers } from './option-numbers.ts';
+import { validateRule } from './plans.ts';
 
 /** Throttles of the sign-up service, as Ledger rate rules. */
 export interface SignupThrottles {
@@ -67,8 +69,27 @@ export type SignupOverrides = Partial<Omit<SignupSettings, 'throttles'>> & {
   throttles?: Partial<SignupThrottles>;
 };
 
-/** {@link SIGNUP_SETTINGS} with `overrides` applied. */
+/**
+ * {@link SIGNUP_SETTINGS} with `overrides` applied; a number or throttle rule that cannot work
+ * (a code of 0 digits, a lifetime of NaN seconds, fractional credits) throws a plain Error naming
+ * the option, so it stops start-up instead of failing each sign-up.
+ */
 export function resolveSignupSettings(overrides: SignupOverrides = {}): SignupSettings {
   const { throttles, ...rest } = overrides;
-  return { ...SIGNUP_SETTINGS, ...rest, throttles: { ...SIGNUP_SETTINGS.throttles, ...throttles } };
+  const settings = { ...SIGNUP_SETTINGS, ...rest, throttles: { ...SIGNUP_SETTINGS.throttles, ...throttles } };
+  checkNumbers('signup.', settings, {
+    codeLength: 'whole ≥ 1',
+    lifetimeSeconds: '> 0',
+    retentionSeconds: '≥ 0',
+    maxWrongCodes: 'whole ≥ 1',
+    freeCredits: 'whole ≥ 0',
+    requestsPerSecond: '≥ 0',
+    requestsPerDay: 'whole ≥ 0',
+  });
+  for (const [name, rules] of Object.entries(settings.throttles)) {
+    const option = `The option signup.throttles.${name}`;
+    if (!Array.isArray(rules) || rules.length === 0) throw new Error(`${option} needs at least one rule.`);
+    for (const rule of rules) validateRule(option, rule);
+  }
+  return settings;
 }
