@@ -1,8 +1,9 @@
 /**
- * Checks the numeric options of `createApp` (cache, limits, batch) when the app is made. A wrong
- * value otherwise surfaces late and far from its cause: `batch.instanceConcurrency: NaN` gave a
- * job queue that never ran a task, a `NaN` deadline never fired, a negative retention dropped
- * finished jobs at once. Each error names the option and the value it got.
+ * Checks the numeric options of `createApp` (cache, limits, batch, sign-up) when the app is made.
+ * A wrong value otherwise surfaces late and far from its cause: `batch.instanceConcurrency: NaN`
+ * gave a job queue that never ran a task, a `NaN` deadline never fired, a negative retention
+ * dropped finished jobs at once, a 0-digit sign-up code failed every sign-up. Each error names
+ * the option and the value it got.
  * @module
  */
 
