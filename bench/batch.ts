@@ -21,7 +21,7 @@ import type { AppOptions } from '../src/options.ts';
 import type { JobQueue } from '../src/ports/jobs.ts';
 import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { describeDurations, watchLoop } from './loop-blocks.ts';
-import { printTable, quantile } from './measure.ts';
+import { median, printTable, quantile } from './measure.ts';
 import { startServer, stopServer } from './server-process.ts';
 import { benchApp, deleteBenchKeys, redisAnswers } from './setup.ts';
 
@@ -37,11 +37,6 @@ const REQUESTS = 2000;
  */
 const REQUEST_GAP_MS = 2;
 
-const median = (xs: readonly number[]): number =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ms = (x: number) => x.toFixed(x < 10 ? 3 : 0);
 /** A goal's verdict for the tables. */

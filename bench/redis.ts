@@ -18,6 +18,7 @@ import { createRedisLedger, PAYMENT_SLICE_MS } from '../src/drivers/redis/ledger
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { KeyValue } from '../src/ports/kv.ts';
 import type { Ledger } from '../src/ports/ledger.ts';
+import { deleteKeys } from '../test/helpers/redis.ts';
 import { printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { benchApp, redisAnswers } from './setup.ts';
@@ -131,11 +132,6 @@ async function keysMatching(client: Redis, pattern: string): Promise<string[]> {
     keys.push(...found);
   } while (cursor !== '0');
   return keys;
-}
-
-async function deleteKeys(client: Redis, prefix: string): Promise<void> {
-  const keys = await keysMatching(client, `*${prefix}*`);
-  for (let i = 0; i < keys.length; i += 1000) await client.del(...keys.slice(i, i + 1000));
 }
 
 /** Runs the Redis benchmark; false when the pairs/INCRBY ratio misses its goal (true when skipped). */

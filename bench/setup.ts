@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { createTubescribe, type Tubescribe } from '../src/app.ts';
 import { silentLogger } from '../src/drivers/system.ts';
 import type { AppOptions } from '../src/options.ts';
+import { connect, deleteKeys } from '../test/helpers/redis.ts';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
@@ -51,16 +52,11 @@ export async function redisAnswers(url: string): Promise<boolean> {
   }
 }
 
-/** Deletes every key holding `prefix` (a bench part's fresh one), 1000 keys a SCAN step. */
+/** Deletes every key holding `prefix` (a bench part's fresh one), on its own connection. */
 export async function deleteBenchKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url);
+  const client = await connect(url);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(client, prefix);
   } finally {
     await client.quit();
   }

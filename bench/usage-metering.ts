@@ -17,6 +17,7 @@ import type { Ledger } from '../src/ports/ledger.ts';
 import { createRedisLedger } from '../src/redis.ts';
 import { FakeUpstream, VIDEO } from '../test/fakes/upstream.ts';
 import { connect, deleteKeys, uniquePrefix } from '../test/helpers/redis.ts';
+import { median } from './measure.ts';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
@@ -82,8 +83,6 @@ async function redisRate(url: string, metered: boolean, requests: number, free =
   client.disconnect();
   return rate;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Prints charged requests per second with and without metering. */
 export async function benchMetering(): Promise<void> {
