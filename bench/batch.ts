@@ -19,11 +19,12 @@ import { createBullmqJobQueue } from '../src/drivers/redis/jobs-bullmq.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
 import type { AppOptions } from '../src/options.ts';
 import type { JobQueue } from '../src/ports/jobs.ts';
+import { deleteKeysAt } from '../test/helpers/redis.ts';
 import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { describeDurations, watchLoop } from './loop-blocks.ts';
 import { median, printTable, quantile } from './measure.ts';
 import { startServer, stopServer } from './server-process.ts';
-import { benchApp, deleteBenchKeys, redisAnswers } from './setup.ts';
+import { benchApp, redisAnswers } from './setup.ts';
 
 const LATENCY_MS = 50;
 const TASKS = 100;
@@ -180,7 +181,7 @@ async function twoInstances(youtube: FakeYouTube): Promise<boolean> {
       await jobs.close();
       await close();
     }
-    await deleteBenchKeys(url, prefix);
+    await deleteKeysAt(prefix, url);
   }
 }
 
@@ -340,7 +341,7 @@ async function interactiveApiOnly(youtube: FakeYouTube, sameInstanceP99: number)
     await stopServer(worker);
     await jobs.close();
     await storage.close();
-    await deleteBenchKeys(url, prefix);
+    await deleteKeysAt(prefix, url);
   }
 }
 

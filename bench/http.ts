@@ -21,10 +21,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { deleteKeysAt } from '../test/helpers/redis.ts';
 import { median, printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
-import { deleteBenchKeys, redisAnswers } from './setup.ts';
+import { redisAnswers } from './setup.ts';
 
 /** What this bench reads of autocannon's result (the package ships no types). */
 interface AutocannonResult {
@@ -257,7 +258,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
     await Promise.all(servers.map(stopServer));
     await stats?.quit();
     rmSync(dir, { recursive: true, force: true });
-    if (redisUrl) await deleteBenchKeys(redisUrl, prefix);
+    if (redisUrl) await deleteKeysAt(prefix, redisUrl);
   }
 }
 

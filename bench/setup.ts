@@ -6,7 +6,6 @@ import { Redis } from 'ioredis';
 import { createTubescribe, type Tubescribe } from '../src/app.ts';
 import { silentLogger } from '../src/drivers/system.ts';
 import type { AppOptions } from '../src/options.ts';
-import { connect, deleteKeys } from '../test/helpers/redis.ts';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
@@ -49,15 +48,5 @@ export async function redisAnswers(url: string): Promise<boolean> {
   } catch {
     probe.disconnect();
     return false;
-  }
-}
-
-/** Deletes every key holding `prefix` (a bench part's fresh one), on its own connection. */
-export async function deleteBenchKeys(url: string, prefix: string): Promise<void> {
-  const client = await connect(url);
-  try {
-    await deleteKeys(client, prefix);
-  } finally {
-    await client.quit();
   }
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect, deleteKeys, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { deleteKeysAt, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -168,8 +168,6 @@ it('build, pack, install production deps in an empty folder, serve: /healthz and
     expect(await status(`${onRedis.url}/readyz`)).toBe(200);
     onRedis.child.kill('SIGTERM');
     expect(await onRedis.exited).toBe(0);
-    const client = await connect();
-    await deleteKeys(client, prefix);
-    await client.quit();
+    await deleteKeysAt(prefix);
   }
 });

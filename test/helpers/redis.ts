@@ -33,6 +33,16 @@ export async function deleteKeys(client: Redis, prefix: string): Promise<number>
   return deleted;
 }
 
+/** {@link deleteKeys} on a connection of its own, closed afterwards: a suite's final clean-up. */
+export async function deleteKeysAt(prefix: string, url: string = redisUrl ?? ''): Promise<number> {
+  const client = await connect(url);
+  try {
+    return await deleteKeys(client, prefix);
+  } finally {
+    await client.quit();
+  }
+}
+
 /** `describe` for suites that need Redis: skipped, with a loud warning, without TUBESCRIBE_TEST_REDIS. */
 export function describeRedis(name: string, body: () => void): void {
   if (redisUrl) {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChildServer, createKey, startServer } from '../helpers/processes.ts';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { deleteKeysAt, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../helpers/slow-youtube.ts';
 
 interface Job {
@@ -29,9 +29,7 @@ describeRedis('SIGTERM on one of two instances on Redis, tasks in flight', () =>
   afterAll(async () => {
     await Promise.all(servers.map((s) => (s.child.exitCode === null ? s.kill() : undefined)));
     await youtube.close();
-    const redis = await connect();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
+    await deleteKeysAt(prefix);
   });
 
   const start = async () => {

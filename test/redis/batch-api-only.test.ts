@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BatchJobRecord as Job } from '../../src/core/batch-record.ts';
 import { type ChildServer, createKey, startServer } from '../helpers/processes.ts';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { deleteKeysAt, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../helpers/slow-youtube.ts';
 
 const TASKS = 12;
@@ -61,9 +61,7 @@ describeRedis('an API-only instance (TUBESCRIBE_BATCH_CONCURRENCY=0) beside a wo
     await Promise.all(servers.map((server) => server.kill()));
     await youtube?.close();
     await new Promise((resolve) => receiver?.close(resolve));
-    const redis = await connect();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
+    await deleteKeysAt(prefix);
   });
 
   it('the worker runs every task and delivers the webhook; the API-only instance runs none', {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChildServer, createKey, startServers } from '../helpers/processes.ts';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { deleteKeysAt, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 import { type SlowYouTube, startSlowYouTube, videoIds } from '../helpers/slow-youtube.ts';
 
 const TASKS = 40;
@@ -57,9 +57,7 @@ describeRedis('a batch job across two processes on Redis, one killed with SIGKIL
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.kill()));
     await youtube?.close();
-    const redis = await connect();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
+    await deleteKeysAt(prefix);
   });
 
   it('both processes work on it; the survivor finishes it; every task charged exactly once', {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisLedger } from '../../src/drivers/redis/ledger.ts';
 import { FIXTURE_VIDEO, writeFixtures } from '../helpers/processes.ts';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { connect, deleteKeysAt, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 const ADMIN = 'example-admin-token-0123456789abcdef';
 
@@ -63,9 +63,7 @@ describeRedis('examples/redis-cluster', () => {
       new Promise((resolve) => setTimeout(() => resolve('timeout'), 30_000)),
     ]);
     if (code === 'timeout') example?.kill('SIGKILL');
-    const redis = await connect();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
+    await deleteKeysAt(prefix);
     await rm(dir, { recursive: true, force: true });
     expect(code).toBe(0);
   }, 40_000);

@@ -18,7 +18,7 @@ import {
   startServers,
   writeFixtures,
 } from '../helpers/processes.ts';
-import { connect, deleteKeys, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { connect, deleteKeysAt, describeRedis, redisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 describeRedis('4 tubescribe processes on one Redis (child processes, real sockets)', () => {
   const prefix = uniquePrefix('procs');
@@ -37,9 +37,7 @@ describeRedis('4 tubescribe processes on one Redis (child processes, real socket
 
   afterAll(async () => {
     const codes = await Promise.all(servers.map((s) => s.stop()));
-    const redis = await connect();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
+    await deleteKeysAt(prefix);
     await rm(dir, { recursive: true, force: true });
     expect(codes).toEqual([0, 0, 0, 0]);
   });
