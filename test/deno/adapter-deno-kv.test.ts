@@ -3,23 +3,11 @@
  * KV file and meters the calls (GET /v1/usage), and examples/deno-deploy.ts, loaded twice as two isolates on one KV file, behaves as
  * one service (a key made through one works through the other, with the same credits).
  */
-import { type DenoKv, openDenoKvLedger, serve } from '../../adapters/deno/index.ts';
+import { openDenoKvLedger, serve } from '../../adapters/deno/index.ts';
 import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+import { deno } from './deno-api.ts';
 import { afterEach, beforeEach, describe, expect, it } from './vitest-shim.ts';
 
-interface DenoApi {
-  openKv(path?: string): Promise<DenoKv>;
-  makeTempDir(options?: { prefix?: string }): Promise<string>;
-  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
-  env: { set(name: string, value: string): void };
-  test(definition: {
-    name: string;
-    sanitizeOps: boolean;
-    sanitizeResources: boolean;
-    fn(): Promise<void>;
-  }): void;
-}
-const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 const ADMIN_TOKEN = 'deno-kv-admin-token-0123456789abcdef';
 
 type Fetch = (request: Request) => Promise<Response>;

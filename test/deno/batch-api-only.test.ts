@@ -7,26 +7,12 @@
  */
 import { createStorage } from 'unstorage';
 import denoKvDriver from 'unstorage/drivers/deno-kv';
-import {
-  createDenoKvJobQueue,
-  createDenoKvLedger,
-  type DenoKv,
-  type DenoKvQueue,
-  withDeno,
-} from '../../adapters/deno/index.ts';
+import { createDenoKvJobQueue, createDenoKvLedger, withDeno } from '../../adapters/deno/index.ts';
 import { createTubescribe, createUnstorageKv, systemClock, type Tubescribe } from '../../src/index.ts';
 import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+import { type DenoKvConnection, deno } from './deno-api.ts';
 import { afterEach, beforeEach, describe, expect, it } from './vitest-shim.ts';
 
-interface DenoKvConnection extends DenoKv {
-  close(): void;
-}
-interface DenoApi {
-  openKv(path?: string): Promise<DenoKvConnection>;
-  makeTempDir(options?: { prefix?: string }): Promise<string>;
-  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
-}
-const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 const ADMIN_TOKEN = 'deno-kv-admin-token-0123456789abcdef';
 
 /** One app on the KV file at `path`, with the connections it opened (closed by the test). */
@@ -47,7 +33,7 @@ async function openApp(
       upstream,
       logger: { log() {} },
       ledger: createDenoKvLedger({ kv: ledgerKv, prefix: ['t', 'ledger'] }),
-      jobs: createDenoKvJobQueue({ kv: queueKv as unknown as DenoKvQueue, prefix: ['t', 'jobs'] }),
+      jobs: createDenoKvJobQueue({ kv: queueKv, prefix: ['t', 'jobs'] }),
       kv,
       ...(instanceConcurrency === undefined ? {} : { batch: { instanceConcurrency } }),
     }),

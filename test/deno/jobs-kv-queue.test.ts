@@ -5,21 +5,11 @@
  * (after `npm ci`): `npx -y deno@2.9.6 test -A --unstable-kv --no-check --config
  * test/deno/deno.json test/deno/jobs-kv-queue.test.ts`.
  */
-import { createDenoKvJobQueue, type DenoKvQueue } from '../../src/drivers/deno/jobs-kv-queue.ts';
+import { createDenoKvJobQueue } from '../../src/drivers/deno/jobs-kv-queue.ts';
 import type { JobQueue } from '../../src/ports/jobs.ts';
 import { jobQueueContract } from '../contracts/jobs.ts';
+import { type DenoKvConnection, deno } from './deno-api.ts';
 import { testsRun } from './vitest-shim.ts';
-
-interface DenoKvConnection extends DenoKvQueue {
-  close(): void;
-}
-interface DenoApi {
-  openKv(path?: string): Promise<DenoKvConnection>;
-  makeTempDir(options?: { prefix?: string }): Promise<string>;
-  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
-  test(name: string, fn: () => void): void;
-}
-const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
 const VARIANTS = ['deno kv, in memory', 'deno kv, connections to one file'] as const;
 

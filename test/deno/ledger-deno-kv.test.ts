@@ -16,15 +16,8 @@ import {
 import type { Ledger } from '../../src/ports/ledger.ts';
 import { ledgerContract, ledgerFigures } from '../contracts/ledger.ts';
 import { ManualClock } from '../fakes/clock.ts';
+import { deno } from './deno-api.ts';
 import { describe, expect, it, testsRun } from './vitest-shim.ts';
-
-interface DenoApi {
-  openKv(path?: string): Promise<DenoKv>;
-  makeTempDir(options?: { prefix?: string }): Promise<string>;
-  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
-  test(name: string, fn: () => void): void;
-}
-const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
 /** The contract runs, by name; the last test checks that each of them ran. */
 const VARIANTS = ['deno kv, in memory', 'deno kv, in a file', 'deno kv, 4 instances on one file'] as const;
