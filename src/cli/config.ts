@@ -195,14 +195,20 @@ export function asConfigError<T>(read: () => T): T {
   }
 }
 
+/** `text` as a whole number from 0 to `max` (digits only), or undefined when it is not one. */
+function wholeNumberUpTo(text: string, max: number): number | undefined {
+  const value = Number(text);
+  return /^\d+$/.test(text) && value <= max ? value : undefined;
+}
+
 /** The most batch tasks one instance may run at once (`TUBESCRIBE_BATCH_CONCURRENCY`). */
 const MAX_BATCH_CONCURRENCY = 1000;
 
 /** `TUBESCRIBE_BATCH_CONCURRENCY`: a whole number; 0 only where other instances share the queue. */
 function batchConcurrencyOf(text: string | undefined, storage: StorageSpec): number | undefined {
   if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value > MAX_BATCH_CONCURRENCY) {
+  const value = wholeNumberUpTo(text.trim(), MAX_BATCH_CONCURRENCY);
+  if (value === undefined) {
     throw new ConfigError(
       `TUBESCRIBE_BATCH_CONCURRENCY must be a whole number from 0 to ${MAX_BATCH_CONCURRENCY}, not "${text}".`,
     );
@@ -226,9 +232,8 @@ export function describeSpec(spec: StorageSpec | UpstreamSpec): string {
 export function loadConfig(args: Args, env: Record<string, string | undefined>): Config {
   const get = (name: FlagSetting) => setting(args, env, name);
   const portText = get('PORT') ?? DEFAULTS.port;
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535)
-    throw new ConfigError(`TUBESCRIBE_PORT must be 0–65535, not "${portText}".`);
+  const port = wholeNumberUpTo(portText, 65535);
+  if (port === undefined) throw new ConfigError(`TUBESCRIBE_PORT must be 0–65535, not "${portText}".`);
   const log = (get('LOG') ?? DEFAULTS.log).toLowerCase();
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(log)) {
     throw new ConfigError(`TUBESCRIBE_LOG must be debug, info, warn, error or silent, not "${log}".`);
