@@ -24,7 +24,7 @@ import { videoIds } from '../test/helpers/slow-youtube.ts';
 import { describeDurations, watchLoop } from './loop-blocks.ts';
 import { median, printTable, quantile } from './measure.ts';
 import { startServer, stopServer } from './server-process.ts';
-import { benchApp, redisAnswers } from './setup.ts';
+import { benchApp, benchRedisUrl, redisAnswers } from './setup.ts';
 
 const LATENCY_MS = 50;
 const TASKS = 100;
@@ -134,7 +134,7 @@ async function idealVsWall(youtube: FakeYouTube): Promise<boolean> {
 
 /** 1b: throughput of 2 instances against 1, on Redis storage with BullMQ. */
 async function twoInstances(youtube: FakeYouTube): Promise<boolean> {
-  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  const url = benchRedisUrl;
   console.log('\n### 2 instances vs 1 on Redis + BullMQ\n');
   if (!(await redisAnswers(url))) {
     console.log(`SKIPPED: no Redis answers at ${url} (set TUBESCRIBE_TEST_REDIS to run this part).`);
@@ -305,7 +305,7 @@ async function interactiveFirst(youtube: FakeYouTube): Promise<{ met: boolean; l
  * 1c's loaded p99 (memory storage), printed beside this one's.
  */
 async function interactiveApiOnly(youtube: FakeYouTube, sameInstanceP99: number): Promise<void> {
-  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  const url = benchRedisUrl;
   if (!(await redisAnswers(url))) {
     console.log(`\n(API-only instance: SKIPPED, no Redis answers at ${url}.)`);
     return;

@@ -25,7 +25,7 @@ import { deleteKeysAt } from '../test/helpers/redis.ts';
 import { median, printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
 import { BUN, type ServerProcess as Server, startServer, stopServer } from './server-process.ts';
-import { redisAnswers } from './setup.ts';
+import { benchRedisUrl, redisAnswers } from './setup.ts';
 
 /** What this bench reads of autocannon's result (the package ships no types). */
 interface AutocannonResult {
@@ -284,7 +284,7 @@ export async function benchHttp(): Promise<boolean> {
     `\n## HTTP: a cached transcript through tubescribe vs bare Hono (autocannon, ${CONNECTIONS} connections, ` +
       `${SECONDS} s per run, ${REPETITIONS} interleaved repetitions; servers in their own processes)\n`,
   );
-  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  const url = benchRedisUrl;
   const redisUrl = (await redisAnswers(url)) ? url : undefined;
   if (!redisUrl) console.log(`Redis storage SKIPPED: no Redis answers at ${url}.`);
   console.log('### Node\n');

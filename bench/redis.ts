@@ -21,7 +21,7 @@ import type { Ledger } from '../src/ports/ledger.ts';
 import { deleteKeys } from '../test/helpers/redis.ts';
 import { printTable, quantile } from './measure.ts';
 import { redisStats } from './redis-info.ts';
-import { benchApp, redisAnswers } from './setup.ts';
+import { benchApp, benchRedisUrl, redisAnswers } from './setup.ts';
 
 const CLIENTS = 50;
 const RUN_MS = 2000;
@@ -136,7 +136,7 @@ async function keysMatching(client: Redis, pattern: string): Promise<string[]> {
 
 /** Runs the Redis benchmark; false when the pairs/INCRBY ratio misses its goal (true when skipped). */
 export async function benchRedis(): Promise<boolean> {
-  const url = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+  const url = benchRedisUrl;
   console.log('\n## Redis: ledger throughput and the latency Redis adds to a charged request\n');
   if (!(await redisAnswers(url))) {
     console.log(`SKIPPED: no Redis answers at ${url} (set TUBESCRIBE_TEST_REDIS to run this section).`);

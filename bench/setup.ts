@@ -31,6 +31,9 @@ export async function benchApp(
   return { ts, key: ((await res.json()) as { api_key: string }).api_key };
 }
 
+/** The Redis the sections that need one use: `TUBESCRIBE_TEST_REDIS`, else the local one. */
+export const benchRedisUrl: string = process.env.TUBESCRIBE_TEST_REDIS || 'redis://127.0.0.1:6379';
+
 /** Resolves whether a Redis answers at `url` within a second. */
 export async function redisAnswers(url: string): Promise<boolean> {
   const probe = new Redis(url, {
