@@ -24,7 +24,7 @@ import { renderTranscriptBytes, type TranscriptFormat } from '../src/core/render
 import type { TranscriptDoc } from '../src/core/transcript.ts';
 import { pairedCpuTime } from './cpu-time.ts';
 import { median, printTable } from './measure.ts';
-import { makeAsrTranscriptOfHours } from './transcript-fixture.ts';
+import { makeAsrTranscriptOfHours, withSpeechTimes } from './transcript-fixture.ts';
 
 /** Rendering 10 hours may take at most this many times the 1-hour time. */
 const GOAL_GROWTH = 12;
@@ -59,8 +59,8 @@ const spread = (sorted: readonly number[]): string =>
 
 /** Times every variant on 1 h and 10 h in this process. */
 export function measureGrowth(variants: readonly GrowthVariant[]): GrowthTiming[] {
-  const short = makeAsrTranscriptOfHours(1);
-  const long = makeAsrTranscriptOfHours(10);
+  const short = withSpeechTimes(makeAsrTranscriptOfHours(1));
+  const long = withSpeechTimes(makeAsrTranscriptOfHours(10));
   return variants.map(([format, wordLevel]) => {
     const options = { wordLevel };
     const renderShort = () => lastByte(renderTranscriptBytes(short, format, options).body);

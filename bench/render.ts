@@ -17,7 +17,7 @@ import type { TranscriptDoc } from '../src/core/transcript.ts';
 import { cpuTime, pairedCpuTime } from './cpu-time.ts';
 import { measure, median, printTable } from './measure.ts';
 import { benchGrowth } from './render-growth.ts';
-import { makeAsrTranscript } from './transcript-fixture.ts';
+import { makeAsrTranscript, withSpeechTimes } from './transcript-fixture.ts';
 
 /** The per-format goal: a 3-hour ASR transcript renders in less than this. */
 const GOAL_MS = 10;
@@ -150,7 +150,7 @@ function benchVersus(doc: TranscriptDoc): boolean {
 
 /** Runs the render benchmark and prints its tables; returns false when a goal is missed. */
 export async function benchRender(): Promise<boolean> {
-  const doc = makeAsrTranscript();
+  const doc = withSpeechTimes(makeAsrTranscript());
   const words = doc.segments.reduce((sum, s) => sum + (s.words?.length ?? 0), 0);
   console.log(
     `\n## Render: ${doc.segments.length} segments, ${words} words, ${doc.events.length} json3 events, ` +

@@ -5,6 +5,7 @@
  * carry their own timings, some punctuation, `[Music]` breaks, chapters and json3 events.
  */
 
+import { speechTimesMs } from '../src/core/speech-times.ts';
 import type { Segment, TranscriptDoc, Word } from '../src/core/transcript.ts';
 import type { Json3Event, Json3Seg } from '../src/ports/upstream.ts';
 import { intBetween, mulberry32 } from './prng.ts';
@@ -136,4 +137,13 @@ export function makeAsrTranscript(options: FixtureOptions = {}): TranscriptDoc {
     hasWordLevel: true,
     events,
   };
+}
+
+/**
+ * `doc` as the parser makes it: with the speech times it stores beside the words (see
+ * `speech-times.ts`; the generated documents leave them out so that tests deriving documents
+ * from them, with other segments, never carry stale ones).
+ */
+export function withSpeechTimes(doc: TranscriptDoc): TranscriptDoc {
+  return { ...doc, speechMs: speechTimesMs(doc.segments, doc.hasWordLevel) };
 }

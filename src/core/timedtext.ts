@@ -4,6 +4,7 @@
  * @module
  */
 import type { Json3Document, Json3Event, Json3Seg, TimedText, TrackKind } from '../ports/upstream.ts';
+import { speechTimesMs } from './speech-times.ts';
 import { xmlToJson3 } from './timedtext-xml.ts';
 import type { ParsedTimedText, Word } from './transcript.ts';
 
@@ -153,6 +154,7 @@ function wordLines(events: readonly Clean[]): ParsedTimedText {
     result.events.push(toEvent(start, end, line.segs));
     starts = nextStarts;
   }
+  result.speechMs = speechTimesMs(result.segments, true);
   return result;
 }
 

@@ -27,6 +27,11 @@ export interface ParsedTimedText {
   hasWordLevel: boolean;
   /** The normalised json3 events (styling noise removed), for the `json3` format. */
   events: Json3Event[];
+  /**
+   * With word timings: each segment's speech start and end in ms, two numbers per segment (see
+   * `speech-times.ts`). Absent from documents cached before it existed.
+   */
+  speechMs?: number[];
 }
 
 /** Everything a renderer may use. */
@@ -44,4 +49,6 @@ export interface TranscriptDoc {
   segments: Segment[];
   hasWordLevel: boolean;
   events: Json3Event[];
+  /** See {@link ParsedTimedText.speechMs}. */
+  speechMs?: number[];
 }

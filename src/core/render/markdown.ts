@@ -29,7 +29,8 @@
  */
 
 import type { Chapter } from '../../ports/upstream.ts';
-import type { Segment, TranscriptDoc } from '../transcript.ts';
+import { documentSpeechTimesMs } from '../speech-times.ts';
+import type { TranscriptDoc } from '../transcript.ts';
 import { jointAt, oneLine } from './inline.ts';
 import { hasRealWords } from './json.ts';
 import { endsSentence, SENTENCE_END_WINDOW } from './sentence-ends.ts';
@@ -70,18 +71,6 @@ function metadataLine(doc: TranscriptDoc): string {
 
 function heading(chapter: Chapter): string {
   return `## ${humanTime(chapter.startSeconds)} ${escapeMarkdown(oneLine(chapter.title))}`;
-}
-
-/** When the speech of a segment starts and ends (ms): its words when known, else its times. */
-function speechStart(segment: Segment, words: boolean): number {
-  const first = words ? segment.words?.[0] : undefined;
-  return toMs(first === undefined ? segment.start : first.start);
-}
-
-function speechEnd(segment: Segment, words: boolean): number {
-  const list = words ? segment.words : undefined;
-  const last = list === undefined ? undefined : list[list.length - 1];
-  return toMs(last === undefined ? segment.end : last.end);
 }
 
 /** {@link escapeMarkdown} without the block-marker rule: for text inside a paragraph. */
@@ -141,21 +130,15 @@ function writeMarkdownTo(doc: TranscriptDoc, out: MarkdownSink): void {
   let tail = '';
   let last = 0;
   const segments = doc.segments;
-  // Each segment's speech start and end (ms), read in a loop of their own before the writing:
-  // these reads overlap their cache misses (see `read-ahead.ts`; 10 h: 7.8 -> 4.7 ms).
-  const starts = new Float64Array(segments.length);
-  const ends = new Float64Array(segments.length);
-  for (let i = 0; i < segments.length; i++) {
-    starts[i] = speechStart(segments[i]!, words);
-    ends[i] = speechEnd(segments[i]!, words);
-  }
+  // Each segment's speech start and end (ms), packed (see `speech-times.ts`).
+  const speech = documentSpeechTimesMs(doc, words);
   let previousEnd = 0; // of the last segment written
 
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     const text = oneLine(segment.text);
     if (text === '') continue;
-    const startMs = starts[i]!;
+    const startMs = speech[2 * i]!;
     if (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
       length = 0;
       while (chapter < chapters.length && startMs >= toMs(chapters[chapter]!.startSeconds)) {
@@ -181,7 +164,7 @@ function writeMarkdownTo(doc: TranscriptDoc, out: MarkdownSink): void {
       if (tail.length > 2 * SENTENCE_END_WINDOW) tail = tail.slice(-SENTENCE_END_WINDOW);
     }
     last = text.charCodeAt(text.length - 1);
-    previousEnd = ends[i]!;
+    previousEnd = speech[2 * i + 1]!;
   }
   for (; chapter < chapters.length; chapter++) out.write(`\n\n${heading(chapters[chapter]!)}`);
   out.write('\n');
