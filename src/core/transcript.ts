@@ -49,6 +49,6 @@ export interface TranscriptDoc {
   segments: Segment[];
   hasWordLevel: boolean;
   events: Json3Event[];
-  /** See {@link ParsedTimedText.speechMs}. */
-  speechMs?: number[];
+  /** See {@link ParsedTimedText.speechMs} (a document made from one carries its value, even none). */
+  speechMs?: number[] | undefined;
 }

@@ -209,7 +209,7 @@ export class Transcripts {
       segments: text.value.segments,
       hasWordLevel: text.value.hasWordLevel,
       events: text.value.events,
-      ...(text.value.speechMs === undefined ? {} : { speechMs: text.value.speechMs }),
+      speechMs: text.value.speechMs,
     };
     let status = combineStatus(player.status, text.status);
     const deps: unknown[] = [data];
