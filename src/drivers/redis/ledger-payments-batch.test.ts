@@ -141,6 +141,35 @@ describeRedis(
       ]);
     });
 
+    it('payments sent together keep their own operation, spaces and all, and their own id', async () => {
+      const prefix = uniquePrefix('ledger-batch');
+      prefixes.push(prefix);
+      const ledger = createRedisLedger({ client, prefix });
+      await ledger.grant('a', 10, 'ga');
+      const rules: RateRule[] = [{ limit: 100, window: 60 }];
+      const pay = (paymentId: string, operation: string) =>
+        ledger.admitPaid!('acct:a', rules, {
+          account: 'a',
+          price: 2,
+          cost: 2,
+          paymentId,
+          usage: { operation },
+        });
+      const [first, second, repeat] = await Promise.all([
+        pay('p 1', 'an operation with spaces'),
+        pay('p2', 'search'),
+        pay('p 1', 'an operation with spaces'),
+      ]);
+      expect([first?.paid, second?.paid, repeat?.paid]).toEqual([
+        { ok: true, balance: 8 },
+        { ok: true, balance: 6 },
+        { ok: true, balance: 8 },
+      ]);
+      expect(await ledger.usage!('a', [new Date().toISOString().slice(0, 10)])).toMatchObject([
+        { requests: 2, credits: 4, by_operation: { 'an operation with spaces': 1, search: 1 } },
+      ]);
+    });
+
     for (const seed of [2, 3, 4, 5, 6]) {
       it(`scenario ${seed}: the same answers, balances, windows, usage and kept payments`, async () => {
         const rounds = scenario(seed);

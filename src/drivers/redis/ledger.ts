@@ -54,6 +54,7 @@ import {
   TOUCH_KEY,
   VOID_PAID,
 } from './ledger-scripts.ts';
+import { loneArgs, type PaidCall, togetherArgs, windowMs } from './paid-calls.ts';
 import { fillTracingChannelGap } from './tracing-channel.ts';
 import { TurnBatch } from './turn-batch.ts';
 
@@ -188,7 +189,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   };
   /** Each rule's limit and window length (ms, 0 = the UTC day), after `args` (by default: now). */
   const ruleArgs = (rules: readonly RateRule[], args: (string | number)[] = [now()]): (string | number)[] => {
-    for (const rule of rules) args.push(rule.limit, rule.window === 'utc-day' ? 0 : rule.window * 1000);
+    for (const rule of rules) args.push(rule.limit, windowMs(rule));
     return args;
   };
   /**
@@ -258,7 +259,18 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     touch: new Script(client, TOUCH_KEY),
   };
   /** A turn's payments, in one script call (see `turn-batch.ts`). */
-  const paidTogether = new TurnBatch(new Script(client, ADMIT_PAID), new Script(client, ADMIT_PAID_TOGETHER));
+  const paidAlone = new Script(client, ADMIT_PAID);
+  const paidTogetherScript = new Script(client, ADMIT_PAID_TOGETHER);
+  const paidTogether = new TurnBatch<PaidCall>(
+    (call) => {
+      const { keys, args } = loneArgs(call);
+      return paidAlone.run(keys, args, false);
+    },
+    (calls) => {
+      const { keys, args } = togetherArgs(calls);
+      return paidTogetherScript.run(keys, args, false);
+    },
+  );
   /** The hash of API keys' last uses (key id → epoch ms). */
   const keysUsed = `${prefix}keys-used`;
   const now = (): number => options.clock?.now() ?? -1;
@@ -374,16 +386,19 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const place = paymentPlace(payment.paymentId);
       const keys = windowKeys(bucket, rules);
       keys.push(...paymentKeys(payment, place));
-      const args = ruleArgs(rules, [now(), rules.length]);
-      args.push(
-        payment.paymentId,
-        payment.price,
-        payment.cost,
-        payment.usage.operation,
-        USAGE_LIFETIME_MS,
-        paymentsLifetime(place.slice),
+      const reply = String(
+        await paidTogether.run({
+          keys,
+          now: now(),
+          rules,
+          id: payment.paymentId,
+          price: payment.price,
+          cost: payment.cost,
+          operation: payment.usage.operation,
+          usageLifetime: USAGE_LIFETIME_MS,
+          paymentsLifetime: paymentsLifetime(place.slice),
+        }),
       );
-      const reply = String(await paidTogether.run(keys, args));
       // Only a void (after this call had been given up) leaves `void`: never on a first answer.
       if (reply === 'void') throw new Error(`payment ${payment.paymentId} was voided`);
       payments.delete(payment.paymentId);

@@ -6,14 +6,13 @@
  * once (see `ADMIT_PAID_TOGETHER`). A lone call goes to the script for one, and waits only for
  * the rest of its turn, as every ledger write does (`writeTogether`).
  *
- * The script for several takes its calls' KEYS and ARGV one after another, each laid out as the
- * script for one takes them, and returns one reply per call, in order. A failed call fails every
- * call of its batch, as a lost connection fails every command in flight: the callers treat it
- * as an outcome they never learned.
+ * The batch keeps each call as given and leaves laying them out to its two senders: one call, or
+ * several, whose script returns one reply per call, in order. A failed call fails every call of
+ * its batch, as a lost connection fails every command in flight: the callers treat it as an
+ * outcome they never learned.
  * @module
  */
 import { nextTurn } from '../background-turn.ts';
-import type { Script } from './ledger-scripts.ts';
 
 /** Calls per batch at most: bounds how long one script holds Redis (6-8 µs a payment together: about 0.25 ms). */
 export const MAX_BATCH = 32;
@@ -24,21 +23,21 @@ interface Waiting {
 }
 
 /** Gathers a turn's calls and sends them together (through `one` when there is one). */
-export class TurnBatch {
-  private keys: string[] = [];
-  private args: (string | number)[] = [];
+export class TurnBatch<C> {
+  private calls: C[] = [];
   private waiting: Waiting[] = [];
 
   constructor(
-    private readonly one: Script,
-    private readonly several: Script,
+    /** Sends a lone call; resolves with its reply. */
+    private readonly one: (call: C) => Promise<unknown>,
+    /** Sends several calls in one script call; resolves with their replies, in order. */
+    private readonly several: (calls: readonly C[]) => Promise<unknown>,
   ) {}
 
-  /** Runs one call (its keys and arguments as the script reads one call's); resolves with its reply. */
-  run(keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /** Runs one call; resolves with its reply. */
+  run(call: C): Promise<unknown> {
     if (this.waiting.length === 0) nextTurn(this.flush);
-    for (const key of keys) this.keys.push(key);
-    for (const arg of args) this.args.push(arg);
+    this.calls.push(call);
     const reply = new Promise<unknown>((resolve, reject) => this.waiting.push({ resolve, reject }));
     if (this.waiting.length >= MAX_BATCH) this.flush();
     return reply;
@@ -48,15 +47,14 @@ export class TurnBatch {
   private readonly flush = (): void => {
     const waiting = this.waiting;
     if (waiting.length === 0) return;
-    const { keys, args } = this;
-    this.keys = [];
-    this.args = [];
+    const calls = this.calls;
+    this.calls = [];
     this.waiting = [];
     if (waiting.length === 1) {
-      this.one.run(keys, args, false).then(waiting[0]!.resolve, waiting[0]!.reject);
+      this.one(calls[0]!).then(waiting[0]!.resolve, waiting[0]!.reject);
       return;
     }
-    this.several.run(keys, args, false).then(
+    this.several(calls).then(
       (replies) => {
         if (!Array.isArray(replies) || replies.length !== waiting.length) {
           const error = new Error(`a batch of ${waiting.length} calls had ${String(replies)} for replies`);
