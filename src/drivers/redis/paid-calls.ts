@@ -51,6 +51,29 @@ function shapeText(call: PaidCall): string {
   return `${call.now} ${call.rules.length}${rules} ${call.price} ${call.cost} ${call.usageLifetime} ${call.paymentsLifetime} ${call.operation}`;
 }
 
+/** The last shape made, and the payment it was made for: the next payment mostly has the same. */
+let lastShape: { call: PaidCall; text: string } | undefined;
+
+/** {@link shapeText}, made again only when the payment differs from the last one in its shape. */
+function shapeOf(call: PaidCall): string {
+  const last = lastShape?.call;
+  if (
+    lastShape !== undefined &&
+    last?.rules === call.rules &&
+    last.now === call.now &&
+    last.price === call.price &&
+    last.cost === call.cost &&
+    last.operation === call.operation &&
+    last.usageLifetime === call.usageLifetime &&
+    last.paymentsLifetime === call.paymentsLifetime
+  ) {
+    return lastShape.text;
+  }
+  const text = shapeText(call);
+  lastShape = { call, text };
+  return text;
+}
+
 const sameKeys = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
@@ -60,7 +83,7 @@ export function togetherArgs(calls: readonly PaidCall[]): { keys: string[]; args
   const shapes: { text: string; keys: readonly string[] }[] = [];
   const payments: string[] = [];
   for (const call of calls) {
-    const text = shapeText(call);
+    const text = shapeOf(call);
     // A turn's payments have a shape or two: a look through them beats building a map key.
     let number = shapes.findIndex((shape) => shape.text === text && sameKeys(shape.keys, call.keys)) + 1;
     if (number === 0) {
