@@ -54,7 +54,7 @@ import {
   TOUCH_KEY,
   VOID_PAID,
 } from './ledger-scripts.ts';
-import { loneArgs, type PaidCall, togetherArgs, windowMs } from './paid-calls.ts';
+import { loneArgs, type PaidCall, pushRuleArgs, togetherArgs } from './paid-calls.ts';
 import { fillTracingChannelGap } from './tracing-channel.ts';
 import { TurnBatch } from './turn-batch.ts';
 
@@ -187,11 +187,8 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     }
     return made.keys.slice();
   };
-  /** Each rule's limit and window length (ms, 0 = the UTC day), after `args` (by default: now). */
-  const ruleArgs = (rules: readonly RateRule[], args: (string | number)[] = [now()]): (string | number)[] => {
-    for (const rule of rules) args.push(rule.limit, windowMs(rule));
-    return args;
-  };
+  /** Now, then each rule's limit and window length (ms, 0 = the UTC day). */
+  const ruleArgs = (rules: readonly RateRule[]): (string | number)[] => pushRuleArgs([now()], rules);
   /**
    * The reservations this instance made: settling one skips a lookup of its owner, and one whose
    * hold this instance made (its cost known) deletes the hold unread.

@@ -24,7 +24,7 @@ export interface PaidCall {
 }
 
 /** A rule's window length as the scripts take it: ms, 0 = the UTC day. */
-export const windowMs = (rule: RateRule): number => (rule.window === 'utc-day' ? 0 : rule.window * 1000);
+const windowMs = (rule: RateRule): number => (rule.window === 'utc-day' ? 0 : rule.window * 1000);
 
 /** Each rule's limit and window length (ms, 0 = the UTC day), space-separated; kept per rules array. */
 const rulesTexts = new WeakMap<readonly RateRule[], string>();
@@ -37,10 +37,15 @@ function rulesText(rules: readonly RateRule[]): string {
   return text;
 }
 
+/** Appends each rule's limit and window length (ms, 0 = the UTC day) to `args`; returns it. */
+export function pushRuleArgs(args: (string | number)[], rules: readonly RateRule[]): (string | number)[] {
+  for (const rule of rules) args.push(rule.limit, windowMs(rule));
+  return args;
+}
+
 /** KEYS and ARGV of `ADMIT_PAID` for one payment. */
 export function loneArgs(call: PaidCall): { keys: readonly string[]; args: (string | number)[] } {
-  const args: (string | number)[] = [call.now, call.rules.length];
-  for (const rule of call.rules) args.push(rule.limit, windowMs(rule));
+  const args = pushRuleArgs([call.now, call.rules.length], call.rules);
   args.push(call.id, call.price, call.cost, call.operation, call.usageLifetime, call.paymentsLifetime);
   return { keys: call.keys, args };
 }
