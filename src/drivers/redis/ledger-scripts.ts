@@ -119,15 +119,25 @@ return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
 `;
 
 /**
+ * A rule's window at `now` (Lua function): its start and end (ms), from its length (ms, 0 = the
+ * UTC day). Every script that counts hits takes its windows from here.
+ */
+const WINDOW_FN: string = `
+local function windowAt(length, now)
+  if length == 0 then length = 86400000 end
+  local start = now - (now % length)
+  return start, start + length
+end
+`;
+
+/**
  * Rule i of a call (Lua function): its limit, and the start and end (ms) of its window at `now`,
  * from its limit and window length (ms, 0 = the UTC day) at ARGV[a + 2i - 1] and ARGV[a + 2i].
  */
-const RULE_FN: string = `
+const RULE_FN: string = `${WINDOW_FN}
 local function rule(a, i, now)
-  local length = tonumber(ARGV[a + 2 * i])
-  if length == 0 then length = 86400000 end
-  local start = now - (now % length)
-  return tonumber(ARGV[a + 2 * i - 1]), start, start + length
+  local start, ending = windowAt(tonumber(ARGV[a + 2 * i]), now)
+  return tonumber(ARGV[a + 2 * i - 1]), start, ending
 end
 `;
 
@@ -272,7 +282,7 @@ return reply
  * and what was spent; each usage hash its operation counts and credits (its lifetime when an
  * operation's count reaches 1), in the order they were first touched.
  */
-export const ADMIT_PAID_TOGETHER: string = `
+export const ADMIT_PAID_TOGETHER: string = `${WINDOW_FN}
 local time
 local function nowOf(given)
   if given >= 0 then return given end
@@ -299,9 +309,7 @@ do
     local limits, lengths = {}, {}
     for i = 1, n do
       limits[i] = tonumber(field())
-      local length = tonumber(field())
-      if length == 0 then length = 86400000 end
-      lengths[i] = length
+      lengths[i] = tonumber(field())
     end
     local price, cost, usageLifetime = tonumber(field()), tonumber(field()), field()
     local paymentsLifetime = tonumber(field())
@@ -361,9 +369,8 @@ local function hit(shape, now)
   local counts, ws, starts, ends = {}, {}, {}, {}
   local allowed = true
   for i = 1, n do
-    local limit, length = shape.limits[i], shape.lengths[i]
-    local start = now - (now % length)
-    local ending = start + length
+    local limit = shape.limits[i]
+    local start, ending = windowAt(shape.lengths[i], now)
     local w = windowOf(KEYS[k + i])
     local count = 0
     if w.start == start then count = w.count end
