@@ -83,10 +83,35 @@ describeRedis(
       return out;
     }
 
-    /** Runs the scenario on a fresh prefix; `together`: each round's payments in one turn. */
-    async function run(rounds: Step[][], together: boolean) {
+    /** A fresh key prefix, whose keys are deleted after the test. */
+    function freshPrefix(): string {
       const prefix = uniquePrefix('ledger-batch');
       prefixes.push(prefix);
+      return prefix;
+    }
+
+    /**
+     * A ledger on a fresh prefix where account `a` holds 10 credits, and `pay`: one payment of
+     * `price` by `a` under `rules`.
+     */
+    async function ledgerPaying(rules: readonly RateRule[], price: number) {
+      const prefix = freshPrefix();
+      const ledger = createRedisLedger({ client, prefix });
+      await ledger.grant('a', 10, 'ga');
+      const pay = (paymentId: string, operation: string) =>
+        ledger.admitPaid!('acct:a', rules, {
+          account: 'a',
+          price,
+          cost: price,
+          paymentId,
+          usage: { operation },
+        });
+      return { prefix, ledger, pay };
+    }
+
+    /** Runs the scenario on a fresh prefix; `together`: each round's payments in one turn. */
+    async function run(rounds: Step[][], together: boolean) {
+      const prefix = freshPrefix();
       const clock = new ManualClock('2026-03-01T23:59:57.000Z'); // the UTC day turns in round 1
       const ledger = createRedisLedger({ client, prefix, clock });
       await ledger.grant('a', 40, 'ga');
@@ -110,22 +135,13 @@ describeRedis(
     }
 
     it('every hash the payments write but the account and the grants has a lifetime (windows, kept payments, usage days)', async () => {
-      const prefix = uniquePrefix('ledger-batch');
-      prefixes.push(prefix);
-      const ledger = createRedisLedger({ client, prefix });
-      await ledger.grant('a', 10, 'ga');
-      const rules: RateRule[] = [
-        { limit: 100, window: 60 },
-        { limit: 100, window: 'utc-day' },
-      ];
-      const pay = (paymentId: string, operation: string) =>
-        ledger.admitPaid!('acct:a', rules, {
-          account: 'a',
-          price: 1,
-          cost: 1,
-          paymentId,
-          usage: { operation },
-        });
+      const { prefix, ledger, pay } = await ledgerPaying(
+        [
+          { limit: 100, window: 60 },
+          { limit: 100, window: 'utc-day' },
+        ],
+        1,
+      );
       await Promise.all([pay('p1', 'transcript'), pay('p2', 'search'), pay('p3', 'transcript')]);
       const lifetimes: Record<string, boolean> = {};
       for (const key of await client.keys(`*${prefix}*`))
@@ -142,19 +158,7 @@ describeRedis(
     });
 
     it('payments sent together keep their own operation, spaces and all, and their own id', async () => {
-      const prefix = uniquePrefix('ledger-batch');
-      prefixes.push(prefix);
-      const ledger = createRedisLedger({ client, prefix });
-      await ledger.grant('a', 10, 'ga');
-      const rules: RateRule[] = [{ limit: 100, window: 60 }];
-      const pay = (paymentId: string, operation: string) =>
-        ledger.admitPaid!('acct:a', rules, {
-          account: 'a',
-          price: 2,
-          cost: 2,
-          paymentId,
-          usage: { operation },
-        });
+      const { ledger, pay } = await ledgerPaying([{ limit: 100, window: 60 }], 2);
       const [first, second, repeat] = await Promise.all([
         pay('p 1', 'an operation with spaces'),
         pay('p2', 'search'),
