@@ -9,12 +9,13 @@
  * them, and (no goal) the same ratio with the CPU caches emptied before each render
  * (`pairedCpuTime`'s `fromMemory`).
  *
- * Each of {@link PROCESSES} fresh processes builds the documents and times every format
- * (`render-growth-process.ts`), and the figure is the median of the processes' figures, printed
- * with their spread. Where the 10-hour document's objects land in the heap decides its renders'
- * speed, and one process sees one landing: on an idle machine, with the same code and data, the
- * 10 h markdown render took 2.15 ms in one process and 3.87 ms in another, and word-level segments
- * grew 8.2×, 10.4× and 13.7× in three runs of the bench.
+ * Each of {@link PROCESSES} fresh processes builds the documents, renders everything for a few
+ * seconds untimed ({@link settle}) and times every format (`render-growth-process.ts`), and the
+ * figure is the median of the processes' figures, printed with their spread. Where the 10-hour
+ * document's objects land in the heap decides its renders' speed, and one process sees one
+ * landing: on an idle machine, with the same code and data, the 10 h markdown render took
+ * 2.15 ms in one process and 3.87 ms in another, and word-level segments grew 8.2×, 10.4× and
+ * 13.7× in three runs of the bench.
  * @module
  */
 
@@ -22,7 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { renderTranscriptBytes, type TranscriptFormat } from '../src/core/render/index.ts';
 import type { TranscriptDoc } from '../src/core/transcript.ts';
-import { pairedCpuTime } from './cpu-time.ts';
+import { emptyCaches, pairedCpuTime } from './cpu-time.ts';
 import { median, printTable } from './measure.ts';
 import { makeAsrTranscriptOfHours, withSpeechTimes } from './transcript-fixture.ts';
 
@@ -32,6 +33,8 @@ const GOAL_GROWTH = 12;
 const PAIRS = 21;
 /** Fresh processes that each time every format; odd, so the median is one process's. */
 const PROCESSES = 3;
+/** Each process renders everything for this long before timing (see {@link settle}). */
+const WARM_UP_MS = 3000;
 
 /** A format to time: the format and whether word-level output is asked for. */
 export type GrowthVariant = readonly [TranscriptFormat, boolean];
@@ -57,10 +60,29 @@ const lastByte = (bytes: Uint8Array): string =>
 const spread = (sorted: readonly number[]): string =>
   `${sorted[0]!.toFixed(1)}–${sorted[sorted.length - 1]!.toFixed(1)}×`;
 
-/** Times every variant on 1 h and 10 h in this process. */
+/**
+ * Makes the buffer that empties the caches ({@link emptyCaches}), then renders every variant of
+ * both documents, round after round, for {@link WARM_UP_MS} before anything is timed. The
+ * buffer used to be made in the middle of the timing, when the first variant's "from memory"
+ * figure needed it, and the renders of the next seconds were slower, the 1-hour ones most: the
+ * variant timed next (word-level segments) grew 10.8–11.5× and the one after it (word
+ * timestamps: the same code on the same documents) 12.7–13.9× in the same four runs.
+ */
+function settle(variants: readonly GrowthVariant[], docs: readonly TranscriptDoc[]): void {
+  emptyCaches();
+  const began = performance.now();
+  let bytes = 0;
+  while (performance.now() - began < WARM_UP_MS)
+    for (const [format, wordLevel] of variants)
+      for (const doc of docs) bytes += renderTranscriptBytes(doc, format, { wordLevel }).body.length;
+  if (bytes === 0) throw new Error('the warm-up rendered nothing');
+}
+
+/** Times every variant on 1 h and 10 h in this process (after {@link settle}). */
 export function measureGrowth(variants: readonly GrowthVariant[]): GrowthTiming[] {
   const short = withSpeechTimes(makeAsrTranscriptOfHours(1));
   const long = withSpeechTimes(makeAsrTranscriptOfHours(10));
+  settle(variants, [short, long]);
   return variants.map(([format, wordLevel]) => {
     const options = { wordLevel };
     const renderShort = () => lastByte(renderTranscriptBytes(short, format, options).body);
