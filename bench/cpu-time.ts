@@ -90,9 +90,9 @@ let evictBuffer: Uint8Array | undefined;
 
 /**
  * Reads one byte of every cache line of a buffer larger than the caches. The first call makes
- * the buffer, and for some seconds after that, renders ran up to 3.7× slower on the AMD EPYC
- * machines (1-hour word-level segments: 0.93 ms before it, then 3.45, 1.94, 2.26, 1.37 ms): a
- * caller that times afterwards calls this first and lets that pass (see `render-growth.ts`).
+ * the buffer (64 MiB of new memory), and what is timed in the seconds after it can come out
+ * slower than the same work timed later (see `render-growth.ts`): a caller that times afterwards
+ * calls this once first and lets that pass.
  */
 export function emptyCaches(): void {
   evictBuffer ??= new Uint8Array(EVICT_BYTES).fill(1);
