@@ -60,26 +60,35 @@ async function throughput(
 
 /**
  * What one operation of `run` cost Redis: its CPU time in all (parsing, network and scripts), and
- * the time inside the scripts (EVALSHA) or the command itself (INCRBY), in µs per operation.
+ * the time inside the scripts (EVALSHA) or the command itself (INCRBY), in µs per operation; and
+ * what it cost this process, the clients' side (building commands, writing them to the sockets,
+ * reading the replies: the two share this machine's cores).
  */
 async function redisCost<T extends { count: number }>(
   client: Redis,
   command: 'evalsha' | 'incrby',
   run: () => Promise<T>,
-): Promise<T & { cpuUs: number; commandUs: number }> {
+): Promise<T & { cpuUs: number; commandUs: number; clientUs: number }> {
   const before = await redisStats(client);
+  const clientBefore = process.cpuUsage();
   const result = await run();
+  const clientCpu = process.cpuUsage(clientBefore);
   const after = await redisStats(client);
   const usec = (stats: typeof before) => stats.commands.get(command)?.[1] ?? 0;
   return {
     ...result,
     cpuUs: ((after.cpu - before.cpu) * 1e6) / result.count,
     commandUs: (usec(after) - usec(before)) / result.count,
+    clientUs: (clientCpu.user + clientCpu.system) / result.count,
   };
 }
 
 /** One measured run and what it cost Redis (see {@link redisCost}). */
-type RunCost = Awaited<ReturnType<typeof throughput>> & { cpuUs: number; commandUs: number };
+type RunCost = Awaited<ReturnType<typeof throughput>> & {
+  cpuUs: number;
+  commandUs: number;
+  clientUs: number;
+};
 
 /** Timed sequential requests, alternating between the apps (same machine conditions for both). */
 async function requestLatencies(apps: readonly { ts: Tubescribe; key: string }[]): Promise<number[][]> {
@@ -236,6 +245,7 @@ export async function benchRedis(): Promise<boolean> {
       ms(quantile(run.sorted, 0.99)),
       us(run.cpuUs),
       us(run.commandUs),
+      us(run.clientUs),
     ];
     printTable([
       [
@@ -245,6 +255,7 @@ export async function benchRedis(): Promise<boolean> {
         'p99 ms',
         'Redis CPU µs',
         'in scripts µs',
+        'client CPU µs',
       ],
       costRow('INCRBY round trips', incr),
       costRow('reserve + commit pairs', pairs),
@@ -255,7 +266,9 @@ export async function benchRedis(): Promise<boolean> {
     console.log(
       "(Redis's own cost per operation, from INFO: its CPU time in all, and the time inside the " +
         'scripts (for INCRBY: inside the command); the rest of its CPU is reading, parsing and answering ' +
-        'each command)',
+        "each command. Client CPU: this process's, which runs the clients: building each command, " +
+        "writing it to its socket and reading the reply. Redis and the clients share the machine's cores, " +
+        'so a pair costs what its two round trips cost both)',
     );
     const ratio = ratios[ratios.length >> 1]!;
     const met = ratio >= 0.5;
