@@ -58,6 +58,13 @@ async function throughput(
   };
 }
 
+/** What one operation cost, in µs (see {@link redisCost}). */
+interface Cost {
+  cpuUs: number;
+  commandUs: number;
+  clientUs: number;
+}
+
 /**
  * What one operation of `run` cost Redis: its CPU time in all (parsing, network and scripts), and
  * the time inside the scripts (EVALSHA) or the command itself (INCRBY), in µs per operation; and
@@ -68,7 +75,7 @@ async function redisCost<T extends { count: number }>(
   client: Redis,
   command: 'evalsha' | 'incrby',
   run: () => Promise<T>,
-): Promise<T & { cpuUs: number; commandUs: number; clientUs: number }> {
+): Promise<T & Cost> {
   const before = await redisStats(client);
   const clientBefore = process.cpuUsage();
   const result = await run();
@@ -84,11 +91,7 @@ async function redisCost<T extends { count: number }>(
 }
 
 /** One measured run and what it cost Redis (see {@link redisCost}). */
-type RunCost = Awaited<ReturnType<typeof throughput>> & {
-  cpuUs: number;
-  commandUs: number;
-  clientUs: number;
-};
+type RunCost = Awaited<ReturnType<typeof throughput>> & Cost;
 
 /** Timed sequential requests, alternating between the apps (same machine conditions for both). */
 async function requestLatencies(apps: readonly { ts: Tubescribe; key: string }[]): Promise<number[][]> {
