@@ -90,7 +90,7 @@ async function redisCost<T extends { count: number }>(
   };
 }
 
-/** One measured run and what it cost Redis (see {@link redisCost}). */
+/** One measured run and what it cost Redis and the clients (see {@link redisCost}). */
 type RunCost = Awaited<ReturnType<typeof throughput>> & Cost;
 
 /** Timed sequential requests, alternating between the apps (same machine conditions for both). */
