@@ -20,7 +20,7 @@ import { clientGone } from './edge.ts';
 import { answerFromMemory, MEMORY_ONLY } from './from-memory.ts';
 import { cacheHeaders } from './headers.ts';
 import { queryValidator } from './query-memo.ts';
-import { LazyCall, RouteCallContext } from './route-call.ts';
+import { ClientAddress, LazyCall, RouteCallContext } from './route-call.ts';
 import { type AnySchema, validate } from './validate.ts';
 
 /** What a handler answers. */
@@ -150,15 +150,15 @@ async function callerOf(
   spec: { auth: Auth; scope?: Scope },
   c: AppContext,
   deps: MountDeps,
-  address: () => string,
+  address: ClientAddress,
 ): Promise<Principal | undefined> {
   if (spec.auth === 'none') return undefined;
   const key = presentedKey(c);
   if (spec.auth === 'admin') {
-    const admin = await deps.services.auth.authenticateAdmin(key, address);
+    const admin = await deps.services.auth.authenticateAdmin(key, () => address.value);
     return admin === 'token' ? undefined : admin;
   }
-  const principal = await deps.services.auth.authenticate(key, address);
+  const principal = await deps.services.auth.authenticate(key, () => address.value);
   if (spec.scope && !hasScope(principal.scopes, spec.scope)) {
     throw new ApiError('insufficient_scope', `This key lacks the ${spec.scope} scope.`);
   }
@@ -217,9 +217,7 @@ export function defineRoute<
       const readQuery = spec.query && queryValidator(spec.query);
       app.on(spec.method.toUpperCase(), honoPath, async (c) => {
         const reservationId = c.get('reservationId');
-        // Read when something needs it (a failed key, sign-up): on Bun it is a call into the server.
-        let known: string | undefined;
-        const address = () => (known ??= deps.address(c));
+        const address = new ClientAddress(deps.address, c);
         const principal = await callerOf(spec, c, deps, address);
         if (principal) c.set('accountId', principal.accountId);
         const input = {
