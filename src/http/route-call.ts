@@ -1,7 +1,8 @@
 /**
  * A REST call's context objects, with what is costly made on first use: the deadline signal (a
- * cache hit runs nothing upstream and needs none) and the public base URL (most routes link
- * nowhere, and it parses the request URL).
+ * cache hit runs nothing upstream and needs none), the client's address (only a failed key or a
+ * sign-up reads it) and the public base URL (most routes link nowhere, and it parses the request
+ * URL).
  *
  * They are classes, not object literals with getters, on purpose: a literal's getter is a new
  * closure per request, which V8 keeps in a new hidden class; those long-lived classes then keep
