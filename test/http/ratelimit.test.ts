@@ -4,6 +4,7 @@
  * per client address.
  */
 import { describe, expect, test } from 'vitest';
+import { nodeClientAddress } from '../../adapters/node/client-address.ts';
 import { VIDEO } from '../fakes/upstream.ts';
 import {
   expectError,
@@ -121,6 +122,22 @@ describe('free plan: 1 per second, 100 per UTC day', () => {
 });
 
 describe('failed authentication is limited per client address', () => {
+  test("the client's address is read only for a failure, once per request", async () => {
+    // On Bun reading it is a call into the server: a valid key's request never pays for it.
+    let reads = 0;
+    const f = await fixture({
+      clientAddress: (request, env) => {
+        reads++;
+        return nodeClientAddress(request, env);
+      },
+    });
+    expect((await from(f, '203.0.113.9', BASIC, f.apiKey)).status).toBe(200);
+    expect((await from(f, '203.0.113.9', TRANSCRIPT, f.apiKey)).status).toBe(200);
+    expect(reads).toBe(0);
+    await expectError(await from(f, '203.0.113.9', BASIC, WELL_FORMED_UNKNOWN_KEY), 401, 'invalid_api_key');
+    expect(reads).toBe(1);
+  });
+
   test('20 bad keys → 401; the 21st bad key from that address → 429, while a valid key is still served', async () => {
     const f = await fixture();
     const bad = [WELL_FORMED_UNKNOWN_KEY, 'tsk_short', `tsk_${'A'.repeat(38)}`];
