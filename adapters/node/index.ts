@@ -7,10 +7,13 @@
  *
  * Global objects: `@hono/node-server` answers fast only for its own lightweight `Response` (the
  * status, headers and bytes are written to the socket as they are; a real undici `Response` is
- * read back through WHATWG streams). Getting it means replacing the global `Request` and `Response`
- * for the whole process, after which `fetch()` results are no longer `instanceof Response` there:
- * fine for a server tubescribe owns, a trap for an application that embeds it. So {@link serve}
- * (the CLI's server) installs them unless told not to, while {@link createHandler} and
+ * read back through WHATWG streams: a cached transcript then costs about twice the CPU, and the
+ * server answers about half as many requests a second, `npm run bench`). Getting it means
+ * replacing the global `Request` and `Response` classes for the whole process. Since
+ * `@hono/node-server` 2.1.9 the host's `fetch()` results and the lightweight objects pass
+ * `instanceof` both ways, but the classes are still not the host's own: fine for a server
+ * tubescribe owns, the host's call for an application that embeds it. So {@link serve} (the CLI's
+ * server) installs them unless told not to, while {@link createHandler} and
  * {@link createMiddleware} leave the host's globals alone unless asked (`overrideGlobalObjects`).
  * @module
  */
@@ -61,8 +64,9 @@ export interface NodeApp {
 export interface NodeListenerOptions {
   /**
    * Install `@hono/node-server`'s lightweight global `Request`/`Response` (the fast answer path).
-   * Process-wide: afterwards `fetch()` results are not `instanceof Response`. Default false for
-   * handlers and middleware (they live in someone else's process), true for {@link serve}.
+   * Process-wide: the global classes become `@hono/node-server`'s (`fetch()` results still pass
+   * `instanceof Response`). Default false for handlers and middleware (they live in someone else's
+   * process), true for {@link serve}.
    */
   overrideGlobalObjects?: boolean;
 }
