@@ -4,12 +4,16 @@
  * (`node --import tsx bench/http-server.ts …`) and under Bun (`bun bench/http-server.ts …`).
  *
  * Arguments: `tubescribe <memory|redis> [redisUrl prefix]` starts tubescribe through the runtime's
- * adapter with a funded key and a warm cache; `hono <answersJsonFile>` starts a bare Hono app
+ * adapter's `serve` with a funded key and a warm cache; `tubescribe-handler memory` (Node only) the
+ * same through `createNodeApp` on `node:http`, as an application that embeds tubescribe gets it by
+ * default, its global `Request` and `Response` left alone; `hono <answersJsonFile>` starts a bare Hono app
  * serving the recorded answers (same bytes, same headers) on the runtime's usual server. Either
  * prints one JSON line `{ "url", "key", "pid" }` on stdout once it listens, and stops on SIGTERM or when
  * stdin closes.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { createFixturesUpstream } from '../src/drivers/node/fixtures-upstream.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
@@ -28,7 +32,29 @@ interface Recorded {
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
-async function startTubescribe(storage: string, redisUrl?: string, prefix?: string) {
+/** A running tubescribe: where it listens, and how to stop it. */
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** tubescribe as an embedding application mounts it: the Node listener on its own `node:http` server. */
+async function listenAsEmbedded(app: AppOptions): Promise<Running> {
+  const { createNodeApp } = await import('../adapters/node/index.ts');
+  const { handler, tubescribe } = createNodeApp(app);
+  await tubescribe.start();
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise<void>((done) => server.close(() => done()));
+      await tubescribe.close();
+    },
+  };
+}
+
+async function startTubescribe(storage: string, redisUrl?: string, prefix?: string, embedded = false) {
   let storageOptions: Pick<AppOptions, 'kv' | 'ledger'> = {};
   let closeStorage = async () => {};
   if (storage === 'redis') {
@@ -47,7 +73,7 @@ async function startTubescribe(storage: string, redisUrl?: string, prefix?: stri
   const adapter = isBun
     ? await import('../adapters/bun/index.ts')
     : await import('../adapters/node/index.ts');
-  const running = await adapter.serve({ port: 0, app });
+  const running: Running = embedded ? await listenAsEmbedded(app) : await adapter.serve({ port: 0, app });
   const res = await fetch(`${running.url}/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
@@ -91,5 +117,8 @@ async function startHono(answersFile: string) {
 }
 
 const [kind, arg1, arg2, arg3] = process.argv.slice(2);
-const server = kind === 'hono' ? await startHono(arg1!) : await startTubescribe(arg1!, arg2, arg3);
+const server =
+  kind === 'hono'
+    ? await startHono(arg1!)
+    : await startTubescribe(arg1!, arg2, arg3, kind === 'tubescribe-handler');
 serveUntilStdinCloses({ url: server.url, key: server.key }, () => server.close());
