@@ -28,6 +28,7 @@ import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { nodeClientAddress } from './client-address.ts';
 import { nodeHostLookup } from './host-lookup.ts';
 import { restoreParsedBody } from './parsed-body.ts';
+import { sendPlainAnswer } from './plain-answer.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 import { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
 
@@ -102,9 +103,12 @@ export function withNode(options: AppOptions = {}): AppOptions {
 /** Builds the request listener and keeps the tubescribe instance for shutdown. */
 export function createNodeApp(options: AppOptions = {}, listenerOptions: NodeListenerOptions = {}): NodeApp {
   const tubescribe = createTubescribe(withNode(options));
-  const listener = getRequestListener(tubescribe.fetch, {
-    overrideGlobalObjects: listenerOptions.overrideGlobalObjects ?? false,
-  });
+  const lightweight = listenerOptions.overrideGlobalObjects ?? false;
+  // With the host's own globals, plain answers skip @hono/node-server's stream read (plain-answer.ts).
+  const fetch: typeof tubescribe.fetch = lightweight
+    ? tubescribe.fetch
+    : async (request, env) => sendPlainAnswer(await tubescribe.fetch(request, env), env);
+  const listener = getRequestListener(fetch, { overrideGlobalObjects: lightweight });
   const table = routeTable(tubescribe.app);
   return {
     tubescribe,

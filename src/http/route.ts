@@ -19,6 +19,7 @@ import type { AppContext, AppEnv, MountDeps } from './context.ts';
 import { clientGone } from './edge.ts';
 import { answerFromMemory, MEMORY_ONLY } from './from-memory.ts';
 import { cacheHeaders } from './headers.ts';
+import { PLAIN_BODY, type PlainAnswer } from './plain-body.ts';
 import { queryValidator } from './query-memo.ts';
 import { ClientAddress, LazyCall, RouteCallContext } from './route-call.ts';
 import { type AnySchema, validate } from './validate.ts';
@@ -185,7 +186,10 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   else headers['Content-Type'] = 'application/json';
   headers['X-Request-Id'] = c.get('requestId');
   c.set('idSent', true);
-  return new Response('text' in reply ? reply.text : JSON.stringify(reply.json), { status, headers });
+  const body = 'text' in reply ? reply.text : JSON.stringify(reply.json);
+  const answer: PlainAnswer = new Response(body, { status, headers });
+  if (!(body instanceof Blob)) answer[PLAIN_BODY] = body;
+  return answer;
 }
 
 /** Defines a route. */

@@ -1,0 +1,103 @@
+/**
+ * The Node listener with the host's own globals writes a route's plain answer straight to the
+ * socket (adapters/node/plain-answer.ts). Over a real socket, byte for byte: the same status,
+ * headers and body as the app's own `fetch` answers, headers added by middleware after the route
+ * (CORS, X-Request-Id) included, Content-Length exact; errors and HEAD as before.
+ */
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeApp } from '../../adapters/node/index.ts';
+import { silentLogger } from '../../src/drivers/system.ts';
+import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+
+const ADMIN = 'adapter-admin-token-0123456789abcd';
+const ORIGIN = 'https://app.example';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function listen() {
+  const { handler, tubescribe } = createNodeApp({
+    adminToken: ADMIN,
+    logger: silentLogger,
+    upstream: new FakeUpstream(),
+    limits: { reconcileIntervalMs: 0 },
+    corsOrigins: [ORIGIN],
+  });
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    await new Promise((done) => server.close(() => done(undefined)));
+    await tubescribe.close();
+  });
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tubescribe };
+}
+
+/** One request over a socket of its own: status, raw headers and body bytes as Node received them. */
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('plain answers written straight to the socket (host globals)', () => {
+  it('match the app’s own answer, with the middleware’s headers and an exact Content-Length', async () => {
+    const { base } = await listen();
+    const created = await fetch(`${base}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 10, plan: 'paid' }),
+    });
+    const key = ((await created.json()) as { api_key: string }).api_key;
+    const headers = { 'x-api-key': key, origin: ORIGIN, 'x-request-id': 'req-from-client-1' };
+    for (const format of ['segments', 'srt', 'text']) {
+      const url = `${base}/v1/transcripts?video_id=${VIDEO}&format=${format}`;
+      const first = await send(url, 'GET', headers);
+      const cached = await send(url, 'GET', headers);
+      expect(first.status).toBe(200);
+      expect(cached.status).toBe(200);
+      expect(cached.headers['x-cache']).toBe('HIT');
+      expect(cached.body.equals(first.body)).toBe(true);
+      expect(cached.headers['content-length']).toBe(String(cached.body.byteLength));
+      expect(cached.headers['transfer-encoding']).toBeUndefined();
+      expect(cached.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(cached.headers['x-request-id']).toBe('req-from-client-1');
+      expect(cached.headers['content-type']).toMatch(format === 'segments' ? /json/ : /text/);
+    }
+    const json = await send(`${base}/v1/account`, 'GET', headers);
+    expect(json.status).toBe(200);
+    expect(json.headers['content-length']).toBe(String(json.body.byteLength));
+    expect((JSON.parse(json.body.toString('utf8')) as { credits: number }).credits).toBeGreaterThan(0);
+  });
+
+  it('answer errors and HEAD as before: an envelope with its status, and no body on HEAD', async () => {
+    const { base, tubescribe } = await listen();
+    const refused = await send(`${base}/v1/transcripts?video_id=${VIDEO}`, 'GET', {});
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body.toString('utf8'))).toMatchObject({ error: { code: 'missing_api_key' } });
+
+    const head = await send(`${base}/openapi.json`, 'HEAD', {});
+    const get = await send(`${base}/openapi.json`, 'GET', {});
+    // The app's own answer, asked for the same origin (the document names its server).
+    const own = await tubescribe.fetch(new Request(`${base}/openapi.json`));
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(get.body.toString('utf8')).toBe(await own.text());
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+  });
+});
