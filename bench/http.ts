@@ -13,8 +13,8 @@
  * storage and on Redis storage (skipped without Redis) against `@hono/node-server`, and, shown
  * without a goal, tubescribe as an embedding application gets it by default (`createNodeApp` on
  * `node:http`, the host's global `Request` and `Response` left alone, so every answer is a real
- * undici `Response` read back through streams). Bun (spawned
- * as `npx -y bun@1.4.5`): the same against `Bun.serve`; skipped with a notice when Bun cannot start.
+ * undici `Response`). Bun (spawned as `npx -y bun@1.4.5`): the same against `Bun.serve`; skipped
+ * with a notice when Bun cannot start.
  * Goals (median over the repetitions): ≥ 0.5× bare Hono on memory storage, ≥ 0.4× on Redis, and
  * p99 ≤ 3× Hono's.
  */

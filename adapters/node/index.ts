@@ -6,10 +6,11 @@
  * targets).
  *
  * Global objects: `@hono/node-server` answers fast only for its own lightweight `Response` (the
- * status, headers and bytes are written to the socket as they are; a real undici `Response` is
- * read back through WHATWG streams: a cached transcript then costs about twice the CPU, and the
- * server answers about half as many requests a second, `npm run bench`). Getting it means
- * replacing the global `Request` and `Response` classes for the whole process. Since
+ * status, headers and bytes are written to the socket as they are). A real undici `Response` costs
+ * more to build and to write, and it reads anything but a route's plain answer (plain-answer.ts)
+ * back through a stream: a cached transcript costs about twice the CPU, and the server answers
+ * about half as many requests a second (`npm run bench`). Getting it means replacing the global
+ * `Request` and `Response` classes for the whole process. Since
  * `@hono/node-server` 2.1.9 the host's `fetch()` results and the lightweight objects pass
  * `instanceof` both ways, but the classes are still not the host's own: fine for a server
  * tubescribe owns, the host's call for an application that embeds it. So {@link serve} (the CLI's
