@@ -6,10 +6,10 @@
  * Arguments: `tubescribe <memory|redis> [redisUrl prefix]` starts tubescribe through the runtime's
  * adapter's `serve` with a funded key and a warm cache; `tubescribe-handler memory` (Node only) the
  * same through `createNodeApp` on `node:http`, as an application that embeds tubescribe gets it by
- * default, its global `Request` and `Response` left alone; `hono <answersJsonFile>` starts a bare Hono app
- * serving the recorded answers (same bytes, same headers) on the runtime's usual server. Either
- * prints one JSON line `{ "url", "key", "pid" }` on stdout once it listens, and stops on SIGTERM or when
- * stdin closes.
+ * default, its global `Request` and `Response` left alone; `hono <answersJsonFile>` starts a bare
+ * Hono app serving the recorded answers (same bytes, same headers) on the runtime's usual server.
+ * Either prints one JSON line `{ "url", "key", "pid" }` on stdout once it listens, and stops on
+ * SIGTERM or when stdin closes.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

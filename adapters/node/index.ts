@@ -10,12 +10,12 @@
  * more to build and to write, and it reads anything but a route's plain answer (plain-answer.ts)
  * back through a stream: a cached transcript costs about twice the CPU, and the server answers
  * about half as many requests a second (`npm run bench`). Getting it means replacing the global
- * `Request` and `Response` classes for the whole process. Since
- * `@hono/node-server` 2.1.9 the host's `fetch()` results and the lightweight objects pass
- * `instanceof` both ways, but the classes are still not the host's own: fine for a server
- * tubescribe owns, the host's call for an application that embeds it. So {@link serve} (the CLI's
- * server) installs them unless told not to, while {@link createHandler} and
- * {@link createMiddleware} leave the host's globals alone unless asked (`overrideGlobalObjects`).
+ * `Request` and `Response` classes for the whole process. Since `@hono/node-server` 2.1.9 the
+ * host's `fetch()` results and the lightweight objects pass `instanceof` both ways, but the classes
+ * are still not the host's own: fine for a server tubescribe owns, the host's call for an
+ * application that embeds it. So {@link serve} (the CLI's server) installs them unless told not
+ * to, while {@link createHandler} and {@link createMiddleware} leave the host's globals alone
+ * unless asked (`overrideGlobalObjects`).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
