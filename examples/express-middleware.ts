@@ -13,6 +13,9 @@ const app = express();
 app.get('/', (_req, res) => {
   res.send('My app. The YouTube API lives under /youtube.');
 });
+// The process keeps its own global Request and Response. `createMiddleware(options, {
+// overrideGlobalObjects: true })` answers nearly twice as fast by installing @hono/node-server's
+// lightweight ones instead (README: "Express / Connect").
 app.use(
   '/youtube',
   createMiddleware({
