@@ -4,28 +4,16 @@
  * answer path), and when it asks, its own `fetch()` results and `new Response()`s still pass
  * `instanceof` both ways. The globals are put back after this file (the swap is process-wide).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createMiddleware } from '../../adapters/node/index.ts';
-import { silentLogger } from '../../src/drivers/system.ts';
-import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+import { VIDEO } from '../fakes/upstream.ts';
+import { closeServers, createKey, listen, adapterOptions as options } from './node-app.ts';
 
-const ADMIN = 'adapter-admin-token-0123456789abcd';
-const options = () => ({
-  adminToken: ADMIN,
-  logger: silentLogger,
-  upstream: new FakeUpstream(),
-  limits: { reconcileIntervalMs: 0 },
-});
 const HostRequest = globalThis.Request;
 const HostResponse = globalThis.Response;
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+afterEach(closeServers);
 afterAll(() => {
   Object.defineProperty(globalThis, 'Request', { value: HostRequest });
   Object.defineProperty(globalThis, 'Response', { value: HostResponse });
@@ -46,22 +34,14 @@ async function hostApp(middleware: ReturnType<typeof createMiddleware>): Promise
     });
   });
   app.use('/youtube', middleware);
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((done) => server.close(() => done())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listen(app);
   return base;
 }
 
 async function cachedTranscript(
   base: string,
 ): Promise<{ status: number; cache: string | null; text: string }> {
-  const created = await fetch(`${base}/youtube/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits: 5, plan: 'paid' }),
-  });
-  const key = ((await created.json()) as { api_key: string }).api_key;
+  const key = await createKey(`${base}/youtube`);
   const url = `${base}/youtube/v1/transcripts?video_id=${VIDEO}&format=text`;
   await (await fetch(url, { headers: { 'x-api-key': key } })).text();
   const res = await fetch(url, { headers: { 'x-api-key': key } });

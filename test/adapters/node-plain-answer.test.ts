@@ -4,36 +4,22 @@
  * headers and body as the app's own `fetch` answers, headers added by middleware after the route
  * (CORS, X-Request-Id) included, Content-Length exact; errors and HEAD as before.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeApp } from '../../adapters/node/index.ts';
-import { silentLogger } from '../../src/drivers/system.ts';
-import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+import { VIDEO } from '../fakes/upstream.ts';
+import { adapterOptions, afterTest, closeServers, createKey, listen } from './node-app.ts';
 
-const ADMIN = 'adapter-admin-token-0123456789abcd';
 const ORIGIN = 'https://app.example';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+afterEach(closeServers);
 
-async function listen() {
-  const { handler, tubescribe } = createNodeApp({
-    adminToken: ADMIN,
-    logger: silentLogger,
-    upstream: new FakeUpstream(),
-    limits: { reconcileIntervalMs: 0 },
-    corsOrigins: [ORIGIN],
-  });
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    await new Promise((done) => server.close(() => done(undefined)));
-    await tubescribe.close();
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tubescribe };
+/** tubescribe's Node listener with CORS for {@link ORIGIN}, on its own server. */
+async function serveApp() {
+  const { handler, tubescribe } = createNodeApp({ ...adapterOptions(), corsOrigins: [ORIGIN] });
+  const base = await listen(handler);
+  afterTest(() => tubescribe.close());
+  return { base, tubescribe };
 }
 
 /** One request over a socket of its own: status, raw headers and body bytes as Node received them. */
@@ -57,13 +43,8 @@ function send(
 
 describe('plain answers written straight to the socket (host globals)', () => {
   it('match the app’s own answer, with the middleware’s headers and an exact Content-Length', async () => {
-    const { base } = await listen();
-    const created = await fetch(`${base}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ credits: 10, plan: 'paid' }),
-    });
-    const key = ((await created.json()) as { api_key: string }).api_key;
+    const { base } = await serveApp();
+    const key = await createKey(base, 10);
     const headers = { 'x-api-key': key, origin: ORIGIN, 'x-request-id': 'req-from-client-1' };
     for (const format of ['segments', 'srt', 'text']) {
       const url = `${base}/v1/transcripts?video_id=${VIDEO}&format=${format}`;
@@ -86,7 +67,7 @@ describe('plain answers written straight to the socket (host globals)', () => {
   });
 
   it('answer errors and HEAD as before: an envelope with its status, and no body on HEAD', async () => {
-    const { base, tubescribe } = await listen();
+    const { base, tubescribe } = await serveApp();
     const refused = await send(`${base}/v1/transcripts?video_id=${VIDEO}`, 'GET', {});
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body.toString('utf8'))).toMatchObject({ error: { code: 'missing_api_key' } });

@@ -2,47 +2,13 @@
  * The Node adapter over real sockets: as Express middleware under a mount path, as a plain
  * node:http listener, and as a server that drains requests in flight on close.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, createMiddleware, serve } from '../../adapters/node/index.ts';
-import { silentLogger } from '../../src/drivers/system.ts';
 import { FakeUpstream, VIDEO } from '../fakes/upstream.ts';
+import { ADMIN, closeServers, createKey, listen, adapterOptions as options } from './node-app.ts';
 
-const ADMIN = 'adapter-admin-token-0123456789abcd';
-const options = () => ({
-  adminToken: ADMIN,
-  logger: silentLogger,
-  upstream: new FakeUpstream(),
-  limits: { reconcileIntervalMs: 0 },
-});
-
-async function createKey(base: string, credits = 5): Promise<string> {
-  const res = await fetch(`${base}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits, plan: 'paid' }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { api_key: string }).api_key;
-}
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-function listen(handler: unknown): Promise<string> {
-  const server = createServer(handler as Parameters<typeof createServer>[1]);
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      closers.push(() => new Promise((done) => server.close(() => done())));
-      server.closeIdleConnections();
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    });
-  });
-}
+afterEach(closeServers);
 
 describe('Express middleware', () => {
   it('serves tubescribe under the mount path and leaves the rest of the app alone', async () => {
