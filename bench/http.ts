@@ -72,6 +72,13 @@ interface Answer {
   body: string;
 }
 
+/** A server measured against the baseline: its goal (a req/s ratio; none: only shown), its Redis. */
+interface Contender {
+  server: Server;
+  goal?: number;
+  redis?: Redis;
+}
+
 interface Run {
   rps: number;
   p50: number;
@@ -166,10 +173,7 @@ const spread = (xs: readonly number[], digits: number): string => {
  * Measures `contenders` against `baseline` on every format, interleaved, and prints the table.
  * Returns whether every goal is met.
  */
-async function compare(
-  baseline: Server,
-  contenders: readonly { server: Server; goal?: number; redis?: Redis }[],
-): Promise<boolean> {
+async function compare(baseline: Server, contenders: readonly Contender[]): Promise<boolean> {
   const all = [baseline, ...contenders.map((c) => c.server)];
   const redisOf = new Map(contenders.map((c) => [c.server, c.redis]));
   for (const server of all) for (const format of FORMATS) await load(server, ROUTES[format], 1); // warm-up
@@ -229,11 +233,11 @@ async function compare(
       const fast = goal === undefined || median(ratios) >= goal;
       const steady = goal === undefined || median(p99Ratios) <= 3;
       ok &&= fast && steady;
-      const noted = (text: string, met: boolean) =>
-        goal === undefined ? `${text} (shown)` : `${text}${met ? '' : ' MISSED'}`;
+      const judged = (text: string, goalText: string, met: boolean) =>
+        goal === undefined ? `${text} (shown)` : `${text} (${goalText})${met ? '' : ' MISSED'}`;
       rows.push([
         `${server.name}, ${format} (${median(mine.map((r) => r.rps)).toFixed(0)} req/s)`,
-        noted(`${spread(ratios, 2)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`, fast),
+        judged(spread(ratios, 2), `goal ≥ ${goal}`, fast),
         spread(
           mine.map((r) => r.p50),
           2,
@@ -242,7 +246,7 @@ async function compare(
           mine.map((r) => r.p99),
           2,
         ),
-        noted(`${spread(p99Ratios, 1)}${goal === undefined ? '' : ' (goal ≤ 3)'}`, steady),
+        judged(spread(p99Ratios, 1), 'goal ≤ 3', steady),
         cpu(mine),
       ]);
     }
@@ -264,7 +268,7 @@ async function runtimeSection(runtime: 'node' | 'bun', redisUrl: string | undefi
       'memory',
     ]);
     servers.push(memory);
-    const contenders: { server: Server; goal?: number; redis?: Redis }[] = [{ server: memory, goal: 0.5 }];
+    const contenders: Contender[] = [{ server: memory, goal: 0.5 }];
     if (redisUrl) {
       const redis = await startServer(`tubescribe/${runtime} redis`, runtime, SCRIPT, [
         'tubescribe',
