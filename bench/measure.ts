@@ -54,6 +54,17 @@ export function measure(fn: () => string, options: MeasureOptions = {}): Timing 
   };
 }
 
+/**
+ * `value` to `digits` decimals, or to as many more as it takes for the printed figure to stand on
+ * the same side of its goal as the figure itself (0.49978 against "≥ 0.5" prints 0.4998, not
+ * 0.500), so that a missed goal never reads as met, or the other way round.
+ */
+export function fixedAgainst(value: number, digits: number, meets: (x: number) => boolean): string {
+  let text = value.toFixed(digits);
+  while (digits < 6 && meets(Number(text)) !== meets(value)) text = value.toFixed(++digits);
+  return text;
+}
+
 /** The median of `xs` (any order; the mean of the two middle values when their count is even). */
 export function median(xs: readonly number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
