@@ -7,10 +7,12 @@
  *
  * Global objects: `@hono/node-server` answers fast only for its own lightweight `Response` (the
  * status, headers and bytes are written to the socket as they are). A real undici `Response` costs
- * more to build and to write, and it reads anything but a route's plain answer (plain-answer.ts)
- * back through a stream: a cached transcript costs about twice the CPU, and the server answers
- * about half as many requests a second (`npm run bench`). Getting it means replacing the global
- * `Request` and `Response` classes for the whole process. Since `@hono/node-server` 2.1.9 the
+ * more to build, and `@hono/node-server` reads it back through a stream. With the host's globals, a
+ * route's plain answer is therefore made for this adapter without its body and written to the
+ * socket as it is (plain-answer.ts): a cached transcript costs 10–20 % more CPU than on the
+ * lightweight path (with a whole undici `Response` it cost twice as much); errors and documents
+ * go the undici way (`npm run bench` prints both paths). The lightweight path means replacing the
+ * global `Request` and `Response` classes for the whole process. Since `@hono/node-server` 2.1.9 the
  * host's `fetch()` results and the lightweight objects pass `instanceof` both ways, but the classes
  * are still not the host's own: fine for a server tubescribe owns, the host's call for an
  * application that embeds it. So {@link serve} (the CLI's server) installs them unless told not
@@ -29,7 +31,7 @@ import { type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { nodeClientAddress } from './client-address.ts';
 import { nodeHostLookup } from './host-lookup.ts';
 import { restoreParsedBody } from './parsed-body.ts';
-import { sendPlainAnswer } from './plain-answer.ts';
+import { writingPlainAnswers } from './plain-answer.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 import { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
 
@@ -108,7 +110,7 @@ export function createNodeApp(options: AppOptions = {}, listenerOptions: NodeLis
   // With the host's own globals, plain answers skip @hono/node-server's stream read (plain-answer.ts).
   const fetch: typeof tubescribe.fetch = lightweight
     ? tubescribe.fetch
-    : async (request, env) => sendPlainAnswer(await tubescribe.fetch(request, env), env);
+    : writingPlainAnswers(tubescribe.fetch);
   const listener = getRequestListener(fetch, { overrideGlobalObjects: lightweight });
   const table = routeTable(tubescribe.app);
   return {

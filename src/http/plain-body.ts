@@ -2,12 +2,77 @@
  * The body a route's plain answer was made from, kept on its `Response` (route.ts) so that a
  * runtime adapter that owns the socket can write it as it is. On Node without
  * `@hono/node-server`'s lightweight globals, reading a real undici `Response` back through its
- * stream costs about a sixth of a cached answer's CPU (adapters/node/plain-answer.ts).
+ * stream costs about a sixth of a cached answer's CPU (adapters/node/plain-answer.ts), and making
+ * one with a body (undici builds its stream at once) about as much again: for an adapter that
+ * says it writes the body itself, the answer makes its body only when something reads it.
  * @module
  */
 
 /** The key of the body on a plain answer. */
 export const PLAIN_BODY: unique symbol = Symbol('tubescribe.plainBody');
 
+/**
+ * Set to `true` on a request's env (the runtime's bindings) by an adapter that sends a plain
+ * answer's {@link PLAIN_BODY} itself: that request's plain answers are {@link deferredBodyAnswer}s.
+ */
+export const WRITES_PLAIN_BODY: unique symbol = Symbol('tubescribe.writesPlainBody');
+
 /** A `Response` that may carry the body it was made from (a string or bytes; never a Blob). */
 export type PlainAnswer = Response & { [PLAIN_BODY]?: string | Uint8Array };
+
+/** The real answer of a deferred one, made the first time its body is read. */
+const REAL: unique symbol = Symbol('tubescribe.realAnswer');
+
+/** A plain answer made without its body: status and headers are its own, the body is `REAL`'s. */
+class DeferredBodyAnswer extends Response {
+  [PLAIN_BODY]: string | Uint8Array;
+  [REAL]: Response | undefined;
+  constructor(body: string | Uint8Array, init: ResponseInit) {
+    super(null, init);
+    this[PLAIN_BODY] = body;
+    this[REAL] = undefined;
+  }
+}
+
+/** The real answer: the body, with the status and the headers as they are when it is first read. */
+function real(answer: DeferredBodyAnswer): Response {
+  answer[REAL] ??= new Response(answer[PLAIN_BODY] as BodyInit, {
+    status: answer.status,
+    statusText: answer.statusText,
+    headers: answer.headers,
+  });
+  return answer[REAL];
+}
+
+// Whatever reads the body reads the real answer's (TypeScript declares these as properties of
+// `Response`, so they are defined here rather than overridden in the class).
+Object.defineProperties(DeferredBodyAnswer.prototype, {
+  body: {
+    get(this: DeferredBodyAnswer) {
+      return real(this).body;
+    },
+  },
+  bodyUsed: {
+    get(this: DeferredBodyAnswer) {
+      return this[REAL]?.bodyUsed ?? false;
+    },
+  },
+  ...Object.fromEntries(
+    (['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const).map((name) => [
+      name,
+      {
+        value(this: DeferredBodyAnswer) {
+          return (real(this)[name] as () => unknown).call(this[REAL]);
+        },
+      },
+    ]),
+  ),
+});
+
+/**
+ * A plain answer whose body is made only when something reads it (`body`, `text()`, `clone()`, …):
+ * a real `Response` in every other way. For an adapter that sends {@link PLAIN_BODY} itself.
+ */
+export function deferredBodyAnswer(body: string | Uint8Array, init: ResponseInit): PlainAnswer {
+  return new DeferredBodyAnswer(body, init);
+}

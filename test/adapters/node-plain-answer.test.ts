@@ -2,11 +2,13 @@
  * The Node listener with the host's own globals writes a route's plain answer straight to the
  * socket (adapters/node/plain-answer.ts). Over a real socket, byte for byte: the same status,
  * headers and body as the app's own `fetch` answers, headers added by middleware after the route
- * (CORS, X-Request-Id) included, Content-Length exact; errors and HEAD as before.
+ * (CORS, X-Request-Id) included, Content-Length exact; errors and HEAD as before. And an answer
+ * made for the adapter (its body unmade) still reads whole to anything reading it on its way.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeApp } from '../../adapters/node/index.ts';
+import { PLAIN_BODY, type PlainAnswer, WRITES_PLAIN_BODY } from '../../src/http/plain-body.ts';
 import { VIDEO } from '../fakes/upstream.ts';
 import { adapterOptions, afterTest, closeServers, createKey, listen } from './node-app.ts';
 
@@ -80,5 +82,22 @@ describe('plain answers written straight to the socket (host globals)', () => {
     expect(head.body.byteLength).toBe(0);
     expect(get.body.toString('utf8')).toBe(await own.text());
     expect(head.headers['content-type']).toBe(get.headers['content-type']);
+  });
+
+  it('made for the adapter, still read whole by anything reading it on its way', async () => {
+    const { base, tubescribe } = await serveApp();
+    const key = await createKey(base, 10);
+    const url = `${base}/v1/transcripts?video_id=${VIDEO}&format=srt`;
+    const own = await tubescribe.fetch(new Request(url, { headers: { 'x-api-key': key } }));
+    const expected = await own.text();
+    // The env the Node adapter passes (src/http/plain-body.ts): the answer's body is not made yet.
+    const env = { [WRITES_PLAIN_BODY]: true };
+    const answer = await tubescribe.fetch(new Request(url, { headers: { 'x-api-key': key } }), env);
+    expect(answer.headers.get('x-cache')).toBe('HIT');
+    expect((answer as PlainAnswer)[PLAIN_BODY]).toBeDefined();
+    expect(answer.bodyUsed).toBe(false);
+    const copy = new Response(answer.body, answer);
+    expect(await copy.text()).toBe(expected);
+    expect(copy.headers.get('content-type')).toBe(own.headers.get('content-type'));
   });
 });
