@@ -9,7 +9,7 @@
  * status, headers and bytes are written to the socket as they are). A real undici `Response` costs
  * more to build, and `@hono/node-server` reads it back through a stream. With the host's globals, a
  * route's plain answer is therefore made for this adapter without its body and written to the
- * socket as it is (plain-answer.ts): a cached transcript costs 10–20 % more CPU than on the
+ * socket as it is (plain-answer.ts): a cached transcript costs 10–25 % more CPU than on the
  * lightweight path (with a whole undici `Response` it cost twice as much); errors and documents
  * go the undici way (`npm run bench` prints both paths). The lightweight path means replacing the
  * global `Request` and `Response` classes for the whole process. Since `@hono/node-server` 2.1.9 the

@@ -3,8 +3,8 @@
  * runtime adapter that owns the socket can write it as it is. On Node without
  * `@hono/node-server`'s lightweight globals, reading a real undici `Response` back through its
  * stream costs about a sixth of a cached answer's CPU (adapters/node/plain-answer.ts), and making
- * one with a body (undici builds its stream at once) about as much again: for an adapter that
- * says it writes the body itself, the answer makes its body only when something reads it.
+ * one with a body (undici builds its stream at once) about a quarter: for an adapter that says it
+ * writes the body itself, the answer makes its body only when something reads it.
  * @module
  */
 
@@ -62,7 +62,8 @@ Object.defineProperties(DeferredBodyAnswer.prototype, {
       name,
       {
         value(this: DeferredBodyAnswer) {
-          return (real(this)[name] as () => unknown).call(this[REAL]);
+          const answer = real(this);
+          return (answer[name] as () => unknown).call(answer);
         },
       },
     ]),
