@@ -1,6 +1,6 @@
 /**
- * The body a route's plain answer was made from, kept on its `Response` (route.ts) so that a
- * runtime adapter that owns the socket can write it as it is. On Node without
+ * The body a route's plain answer was made from, kept on its `Response` (route.ts) when a runtime
+ * adapter that owns the socket says it writes it as it is. On Node without
  * `@hono/node-server`'s lightweight globals, reading a real undici `Response` back through its
  * stream costs about a sixth of a cached answer's CPU (adapters/node/plain-answer.ts), and making
  * one with a body (undici builds its stream at once) about a quarter: for an adapter that says it
