@@ -189,7 +189,7 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   const body = 'text' in reply ? reply.text : JSON.stringify(reply.json);
   // An adapter that writes the body itself (on Node, the host's globals) gets it unmade.
   const writesBody = (c.env as { [WRITES_PLAIN_BODY]?: boolean } | undefined)?.[WRITES_PLAIN_BODY];
-  if (writesBody && !(body instanceof Blob)) return deferredBodyAnswer(body, { status, headers });
+  if (writesBody && !(body instanceof Blob)) return deferredBodyAnswer(body, status, headers);
   return new Response(body, { status, headers });
 }
 

@@ -16,9 +16,12 @@ const ORIGIN = 'https://app.example';
 
 afterEach(closeServers);
 
-/** tubescribe's Node listener with CORS for {@link ORIGIN}, on its own server. */
-async function serveApp() {
-  const { handler, tubescribe } = createNodeApp({ ...adapterOptions(), corsOrigins: [ORIGIN] });
+/** tubescribe's Node listener, with CORS for {@link ORIGIN} unless told otherwise, on its own server. */
+async function serveApp(cors = true) {
+  const { handler, tubescribe } = createNodeApp({
+    ...adapterOptions(),
+    ...(cors ? { corsOrigins: [ORIGIN] } : {}),
+  });
   const base = await listen(handler);
   afterTest(() => tubescribe.close());
   return { base, tubescribe };
@@ -29,13 +32,18 @@ function send(
   url: string,
   method: string,
   headers: Record<string, string>,
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+): Promise<{ status: number; headers: IncomingHttpHeaders; rawHeaders: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
       );
     });
     req.on('error', reject);
@@ -66,6 +74,28 @@ describe('plain answers written straight to the socket (host globals)', () => {
     expect(json.status).toBe(200);
     expect(json.headers['content-length']).toBe(String(json.body.byteLength));
     expect((JSON.parse(json.body.toString('utf8')) as { credits: number }).credits).toBeGreaterThan(0);
+  });
+
+  it('send headers no middleware touched as the route made them, with the app’s own values', async () => {
+    const { base, tubescribe } = await serveApp(false);
+    const key = await createKey(base, 10);
+    for (const format of ['segments', 'srt']) {
+      const url = `${base}/v1/transcripts?video_id=${VIDEO}&format=${format}`;
+      await send(url, 'GET', { 'x-api-key': key });
+      const cached = await send(url, 'GET', { 'x-api-key': key, 'x-request-id': 'req-plain-2' });
+      const own = await tubescribe.fetch(new Request(url, { headers: { 'x-api-key': key } }));
+      expect(cached.status).toBe(200);
+      expect(cached.body.toString('utf8')).toBe(await own.text());
+      expect(cached.headers['content-length']).toBe(String(cached.body.byteLength));
+      expect(cached.headers['transfer-encoding']).toBeUndefined();
+      expect(cached.headers['x-request-id']).toBe('req-plain-2');
+      for (const name of ['content-type', 'x-cache', 'x-ratelimit-limit', 'x-credits-to-deduct']) {
+        expect(cached.headers[name], name).toBe(own.headers.get(name));
+      }
+      // Spelled as the route wrote them, as `serve()` sends them: no `Headers` was made on the way.
+      expect(cached.rawHeaders).toContain('X-Request-Id');
+      expect(cached.rawHeaders).toContain('Content-Length');
+    }
   });
 
   it('answer errors and HEAD as before: an envelope with its status, and no body on HEAD', async () => {
