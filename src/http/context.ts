@@ -33,6 +33,12 @@ export interface AppEnv {
     plainAnswer: boolean;
     /** The answer already carries `X-Request-Id` (a route answered with its plain headers). */
     idSent: boolean;
+    /**
+     * Headers a middleware wants on the answer (CORS): a route's plain answer takes them into its
+     * own header record and clears this (`route.ts`), so nothing has to make the answer's `Headers`;
+     * while it is still set after the route, the middleware adds them to the answer itself.
+     */
+    answerHeaders: Readonly<Record<string, string>> | undefined;
     /** What the request log says a keyed call charged, and how the cache answered it. */
     charged: number | undefined;
     cacheStatus: string | undefined;

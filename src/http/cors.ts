@@ -45,12 +45,17 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
   if (origins !== '*' && origins.length === 0) return undefined;
   const allowed = origins === '*' ? () => true : (origin: string) => origins.includes(origin);
   const exposed = CORS_EXPOSE_HEADERS.join(', ');
+  // With a list, every answer varies by origin: a cache in front must not hand a CORS-less answer
+  // to an allowed origin, nor one origin's answer to another.
+  const vary = origins !== '*';
+  const varyOnly = { Vary: 'Origin' } as const;
   return async (c, next) => {
     const origin = requestHeader(c, 'origin');
     if (origin === undefined || !allowed(origin)) {
+      if (!vary) return next();
+      c.set('answerHeaders', varyOnly);
       await next();
-      // A cache in front must not hand this CORS-less answer to an allowed origin.
-      if (origins !== '*') c.res.headers.append('Vary', 'Origin');
+      if (c.get('answerHeaders') !== undefined) c.res.headers.append('Vary', 'Origin');
       return;
     }
     const allowOrigin = origins === '*' ? '*' : origin;
@@ -65,9 +70,17 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
       if (origins !== '*') headers.Vary = 'Origin';
       return c.body(null, 204, headers);
     }
+    const headers: Record<string, string> = {
+      'Access-Control-Allow-Origin': allowOrigin,
+      'Access-Control-Expose-Headers': exposed,
+    };
+    if (vary) headers.Vary = 'Origin';
+    c.set('answerHeaders', headers);
     await next();
+    // Not taken by a route's plain answer (an error, a document, a host's middleware first).
+    if (c.get('answerHeaders') === undefined) return;
     c.res.headers.set('Access-Control-Allow-Origin', allowOrigin);
     c.res.headers.set('Access-Control-Expose-Headers', exposed);
-    if (origins !== '*') c.res.headers.append('Vary', 'Origin');
+    if (vary) c.res.headers.append('Vary', 'Origin');
   };
 }

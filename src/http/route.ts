@@ -186,11 +186,24 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   else headers['Content-Type'] = 'application/json';
   headers['X-Request-Id'] = c.get('requestId');
   c.set('idSent', true);
+  const wanted = c.get('answerHeaders');
+  if (wanted !== undefined) {
+    addWanted(headers, wanted);
+    c.set('answerHeaders', undefined);
+  }
   const body = 'text' in reply ? reply.text : JSON.stringify(reply.json);
   // An adapter that writes the body itself (on Node, the host's globals) gets it unmade.
   const writesBody = (c.env as { [WRITES_PLAIN_BODY]?: boolean } | undefined)?.[WRITES_PLAIN_BODY];
   if (writesBody && !(body instanceof Blob)) return deferredBodyAnswer(body, status, headers);
   return new Response(body, { status, headers });
+}
+
+/** Adds the headers a middleware wants (`answerHeaders`): each replaces the route's, but `Vary` adds. */
+function addWanted(headers: Record<string, string>, wanted: Readonly<Record<string, string>>): void {
+  for (const name in wanted) {
+    const value = wanted[name] as string;
+    headers[name] = name === 'Vary' && headers.Vary !== undefined ? `${headers.Vary}, ${value}` : value;
+  }
 }
 
 /** Defines a route. */

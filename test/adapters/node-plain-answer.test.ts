@@ -69,6 +69,9 @@ describe('plain answers written straight to the socket (host globals)', () => {
       expect(cached.headers['access-control-allow-origin']).toBe(ORIGIN);
       expect(cached.headers['x-request-id']).toBe('req-from-client-1');
       expect(cached.headers['content-type']).toMatch(format === 'segments' ? /json/ : /text/);
+      // CORS's headers went into the route's own record, so no `Headers` was made on the way.
+      expect(cached.rawHeaders).toContain('Access-Control-Allow-Origin');
+      expect(cached.headers.vary).toBe('Origin');
     }
     const json = await send(`${base}/v1/account`, 'GET', headers);
     expect(json.status).toBe(200);

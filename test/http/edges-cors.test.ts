@@ -81,6 +81,21 @@ describe('CORS with a list of origins', () => {
     }
   });
 
+  it('puts each CORS header on a route’s answer once, with or without an Origin', async () => {
+    const t = await testApp({ corsOrigins: [APP] });
+    const { api_key } = await t.key(10);
+    const url = `/v1/transcripts?video_id=${VIDEO}&format=text`;
+    for (const origin of [APP, undefined]) {
+      for (let i = 0; i < 2; i++) {
+        const res = await t.call(url, { key: api_key, headers: origin ? { origin } : {} });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('vary')).toBe('Origin');
+        expect(res.headers.get('access-control-allow-origin')).toBe(origin ?? null);
+        expect(res.headers.get('x-request-id')).not.toBeNull();
+      }
+    }
+  });
+
   it('gives another origin no CORS header (preflight refused, answers bare but Vary: Origin)', async () => {
     const t = await testApp({ corsOrigins: [APP] });
     const pre = await t.call('/v1/account', preflight('https://evil.example'));
