@@ -168,8 +168,9 @@ async function callerOf(
 
 /**
  * The answer of a reply, with `headers` added. Where the context allows (`plainAnswer`, app.ts),
- * the Response gets a plain header record with `X-Request-Id` among them: on Node that answer is
- * written as it is, where Hono's `c.body` would build a `Headers` object for it.
+ * the Response gets a plain header record with `X-Request-Id` and the headers a middleware wants
+ * (`answerHeaders`: CORS) among them: on Node that answer is written as it is, where Hono's
+ * `c.body` would build a `Headers` object for it.
  */
 function respond(c: AppContext, reply: Reply, headers: Record<string, string>): Response {
   if ('empty' in reply) return c.body(null, 204, headers);
