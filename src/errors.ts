@@ -144,6 +144,8 @@ export interface ApiErrorOptions {
   retryable?: boolean;
   /** The underlying cause; logged, never sent to the client. */
   cause?: unknown;
+  /** A 401's `WWW-Authenticate` challenge, where not the plain `Bearer` (a realm, say). */
+  challenge?: string;
 }
 
 /**
@@ -156,10 +158,12 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   readonly details: Record<string, unknown> | undefined;
   readonly retryAfter: number | undefined;
+  readonly challenge: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
+    this.challenge = options.challenge;
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.retryable = options.retryable ?? ERROR_CODES[code].retryable;

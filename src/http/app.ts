@@ -137,8 +137,9 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
       });
     }
     if (e.retryAfter !== undefined) c.header('Retry-After', String(Math.max(1, Math.ceil(e.retryAfter))));
-    // RFC 9110 §11.6.1: a 401 names its scheme (keys are bearer tokens, or X-API-Key).
-    if (e.status === 401 && !c.res.headers.has('WWW-Authenticate')) c.header('WWW-Authenticate', 'Bearer');
+    // RFC 9110 §11.6.1: a 401 names its scheme (keys are bearer tokens, or X-API-Key). Not read
+    // from `c.res`: making it here has Hono rebuild the answer around it (a real Response).
+    if (e.status === 401) c.header('WWW-Authenticate', e.challenge ?? 'Bearer');
     return c.json(toEnvelope(e), e.status as 400);
   });
   return app;

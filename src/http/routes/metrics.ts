@@ -28,10 +28,14 @@ export function metricsRoutes({ services, settings }: RouteDeps): Route[] {
       handle: async (_input, ctx) => {
         const presented = bearerToken(ctx.c.req.header('authorization'));
         if (presented === undefined || !tokens.some((t) => constantTimeEquals(presented, t))) {
-          ctx.c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+          const challenge = { challenge: 'Bearer realm="metrics"' };
           throw presented === undefined
-            ? new ApiError('missing_api_key', 'GET /metrics needs the admin token or the metrics token.')
-            : new ApiError('invalid_api_key', 'That token does not open /metrics.');
+            ? new ApiError(
+                'missing_api_key',
+                'GET /metrics needs the admin token or the metrics token.',
+                challenge,
+              )
+            : new ApiError('invalid_api_key', 'That token does not open /metrics.', challenge);
         }
         return { text: services.metrics.registry.render(), contentType: PROMETHEUS_TEXT };
       },
