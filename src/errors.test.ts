@@ -1,6 +1,6 @@
 /**
  * ApiError: a client's mistake (4xx) is made without collecting a stack (nothing reads it, and
- * collecting one cost a 401 about a third of its CPU); a fault (5xx) keeps its stack for the log;
+ * collecting one cost a 401 about a quarter of its CPU); a fault (5xx) keeps its stack for the log;
  * and making either leaves the process's `Error.stackTraceLimit` as it was.
  */
 import { describe, expect, it } from 'vitest';

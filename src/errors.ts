@@ -162,7 +162,7 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     // A client's mistake (4xx) is an answer, not a fault: nothing reads its stack, and collecting
-    // one is about a tenth of answering it (V8 walks every frame). Faults (5xx) keep theirs.
+    // one was about a quarter of answering a 401 (V8 walks every frame). Faults (5xx) keep theirs.
     const stackTraceLimit = Error.stackTraceLimit;
     if (ERROR_CODES[code].status < 500) Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
