@@ -15,6 +15,7 @@ import { clientAddress } from './client.ts';
 import type { AppContext, AppEnv, HttpDeps, MountDeps } from './context.ts';
 import { corsMiddleware } from './cors.ts';
 import { createEdge } from './edge.ts';
+import { jsonAnswer } from './json-answer.ts';
 import { mountMcp } from './mcp/endpoint.ts';
 import { mountPrefix } from './public-url.ts';
 import { clientRequestId, requestIds } from './request-id.ts';
@@ -121,7 +122,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   if (settings.routes !== 'signup') mountMcp(app, mountDeps, logger);
 
   app.notFound((c) =>
-    c.json(toEnvelope(new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`)), 404),
+    jsonAnswer(c, toEnvelope(new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`)), 404),
   );
   app.onError((error, c) => {
     const e = asApiError(error);
@@ -140,7 +141,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     // RFC 9110 §11.6.1: a 401 names its scheme (keys are bearer tokens, or X-API-Key). Not read
     // from `c.res`: making it here has Hono rebuild the answer around it (a real Response).
     if (e.status === 401) c.header('WWW-Authenticate', e.challenge ?? 'Bearer');
-    return c.json(toEnvelope(e), e.status as 400);
+    return jsonAnswer(c, toEnvelope(e), e.status);
   });
   return app;
 }

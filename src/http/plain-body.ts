@@ -41,11 +41,12 @@ class DeferredBodyAnswer extends Response {
   [PLAIN_BODY]: string | Uint8Array;
   [REAL]: Response | undefined;
   [HEADER_RECORD]: Record<string, string> | undefined;
-  constructor(body: string | Uint8Array, status: number, headers: Record<string, string>) {
-    super(null, { status });
+  constructor(body: string | Uint8Array, status: number, headers: Record<string, string> | Headers) {
+    const record = headers instanceof Headers ? undefined : headers;
+    super(null, record === undefined ? { status, headers } : { status });
     this[PLAIN_BODY] = body;
     this[REAL] = undefined;
-    this[HEADER_RECORD] = headers;
+    this[HEADER_RECORD] = record;
   }
 }
 
@@ -100,14 +101,20 @@ Object.defineProperties(DeferredBodyAnswer.prototype, {
 /**
  * A plain answer whose body is made only when something reads it (`body`, `text()`, `clone()`, …),
  * and its `Headers` only when something reads `headers`: a real `Response` in every other way. For
- * an adapter that sends {@link PLAIN_BODY} itself. The answer owns `headers` from here on.
+ * an adapter that sends {@link PLAIN_BODY} itself. The answer owns a header record from here on
+ * (`Headers` given are its `Headers` at once).
  */
 export function deferredBodyAnswer(
   body: string | Uint8Array,
   status: number,
-  headers: Record<string, string>,
+  headers: Record<string, string> | Headers,
 ): PlainAnswer {
   return new DeferredBodyAnswer(body, status, headers);
+}
+
+/** Whether the request's adapter writes plain bodies itself (its env says {@link WRITES_PLAIN_BODY}). */
+export function writesPlainBody(env: unknown): boolean {
+  return (env as { [WRITES_PLAIN_BODY]?: boolean } | undefined)?.[WRITES_PLAIN_BODY] === true;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { AppContext, AppEnv, MountDeps } from './context.ts';
 import { clientGone } from './edge.ts';
 import { answerFromMemory, MEMORY_ONLY } from './from-memory.ts';
 import { cacheHeaders } from './headers.ts';
-import { deferredBodyAnswer, WRITES_PLAIN_BODY } from './plain-body.ts';
+import { deferredBodyAnswer, writesPlainBody } from './plain-body.ts';
 import { queryValidator } from './query-memo.ts';
 import { ClientAddress, LazyCall, RouteCallContext } from './route-call.ts';
 import { type AnySchema, validate } from './validate.ts';
@@ -194,8 +194,7 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   }
   const body = 'text' in reply ? reply.text : JSON.stringify(reply.json);
   // An adapter that writes the body itself (on Node, the host's globals) gets it unmade.
-  const writesBody = (c.env as { [WRITES_PLAIN_BODY]?: boolean } | undefined)?.[WRITES_PLAIN_BODY];
-  if (writesBody && !(body instanceof Blob)) return deferredBodyAnswer(body, status, headers);
+  if (writesPlainBody(c.env) && !(body instanceof Blob)) return deferredBodyAnswer(body, status, headers);
   return new Response(body, { status, headers });
 }
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeApp } from '../../adapters/node/index.ts';
 import { PLAIN_BODY, type PlainAnswer, WRITES_PLAIN_BODY } from '../../src/http/plain-body.ts';
 import { VIDEO } from '../fakes/upstream.ts';
-import { adapterOptions, afterTest, closeServers, createKey, listen } from './node-app.ts';
+import { ADMIN, adapterOptions, afterTest, closeServers, createKey, listen } from './node-app.ts';
 
 const ORIGIN = 'https://app.example';
 
@@ -99,6 +99,37 @@ describe('plain answers written straight to the socket (host globals)', () => {
       expect(cached.rawHeaders).toContain('X-Request-Id');
       expect(cached.rawHeaders).toContain('Content-Length');
     }
+  });
+
+  it('send errors, 404s and refusals whole, with their headers and an exact Content-Length', async () => {
+    const { base } = await serveApp();
+    const headers = { origin: ORIGIN, 'x-request-id': 'req-error-1' };
+    const expectWhole = (res: Awaited<ReturnType<typeof send>>, status: number, code: string) => {
+      expect(res.status).toBe(status);
+      expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ error: { code } });
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.headers['content-length']).toBe(String(res.body.byteLength));
+      expect(res.headers['x-request-id']).toBe('req-error-1');
+      expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(res.headers.vary).toBe('Origin');
+    };
+    const missing = await send(`${base}/v1/account`, 'GET', headers);
+    expectWhole(missing, 401, 'missing_api_key');
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expectWhole(await send(`${base}/v1/no-such-route`, 'GET', headers), 404, 'not_found');
+
+    // The free plan allows 1 request a second: the second is refused with its limits.
+    const created = await fetch(`${base}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 5, plan: 'free' }),
+    });
+    const { api_key: free } = (await created.json()) as { api_key: string };
+    expect((await send(`${base}/v1/account`, 'GET', { ...headers, 'x-api-key': free })).status).toBe(200);
+    const refused = await send(`${base}/v1/account`, 'GET', { ...headers, 'x-api-key': free });
+    expectWhole(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['x-ratelimit-limit']).toBeDefined();
   });
 
   it('answer errors and HEAD as before: an envelope with its status, and no body on HEAD', async () => {
