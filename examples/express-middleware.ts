@@ -13,9 +13,9 @@ const app = express();
 app.get('/', (_req, res) => {
   res.send('My app. The YouTube API lives under /youtube.');
 });
-// The process keeps its own global Request and Response; transcripts are written straight to the
-// socket either way. `createMiddleware(options, { overrideGlobalObjects: true })` installs
-// @hono/node-server's lightweight ones instead, which makes errors and documents cheaper too
+// The process keeps its own global Request and Response; transcripts and errors are written
+// straight to the socket either way. `createMiddleware(options, { overrideGlobalObjects: true })`
+// installs @hono/node-server's lightweight ones instead, which makes documents cheaper too
 // (README: "Express / Connect").
 app.use(
   '/youtube',

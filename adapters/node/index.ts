@@ -11,13 +11,14 @@
  * route's plain answer is therefore made for this adapter without its body and written to the
  * socket as it is, its headers too unless something read them (plain-answer.ts): a cached
  * transcript costs within 10 % of its CPU on the lightweight path (with a whole undici `Response`
- * it cost twice as much); errors and documents go the undici way (`npm run bench` prints both
- * paths). The lightweight path means replacing the global `Request` and `Response` classes for the
- * whole process. Since `@hono/node-server` 2.1.9 the host's `fetch()` results and the lightweight
- * objects pass `instanceof` both ways, but the classes are still not the host's own: fine for a
- * server tubescribe owns, the host's call for an application that embeds it. So {@link serve} (the
- * CLI's server) installs them unless told not to, while {@link createHandler} and
- * {@link createMiddleware} leave the host's globals alone unless asked (`overrideGlobalObjects`).
+ * it cost twice as much), and errors are written the same way; documents go the undici way
+ * (`npm run bench` prints both paths). The lightweight path means replacing the global `Request`
+ * and `Response` classes for the whole process. Since `@hono/node-server` 2.1.9 the host's
+ * `fetch()` results and the lightweight objects pass `instanceof` both ways, but the classes are
+ * still not the host's own: fine for a server tubescribe owns, the host's call for an application
+ * that embeds it. So {@link serve} (the CLI's server) installs them unless told not to, while
+ * {@link createHandler} and {@link createMiddleware} leave the host's globals alone unless asked
+ * (`overrideGlobalObjects`).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
