@@ -25,13 +25,17 @@ import { refuseHead, routeTable } from './route-table.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { systemRoutes } from './routes/system.ts';
 
-/** Sets a header on the answer, copying it first when its headers are immutable. */
-function withHeader(c: AppContext, name: string, value: string): void {
+/**
+ * Sets a header on the answer (adds to it with `append`), copying the answer first when its headers
+ * are immutable.
+ */
+function withHeader(c: AppContext, name: string, value: string, append = false): void {
   try {
-    c.res.headers.set(name, value);
+    if (append) c.res.headers.append(name, value);
+    else c.res.headers.set(name, value);
   } catch {
     c.res = new Response(c.res.body, c.res);
-    c.res.headers.set(name, value);
+    withHeader(c, name, value, append);
   }
 }
 
@@ -62,6 +66,10 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     await next();
     // Routes answer with X-Request-Id among their headers (route.ts); everything else gets it here.
     if (!c.get('idSent')) withHeader(c, 'X-Request-Id', requestId);
+    // Headers a middleware wants (CORS) that no route's plain answer took (errors, documents, a
+    // host's middleware first): each replaces the answer's, but `Vary` adds, as route.ts does.
+    const wanted = c.get('answerHeaders');
+    if (wanted !== undefined) for (const name in wanted) withHeader(c, name, wanted[name]!, name === 'Vary');
     // The route that answered, looked up once (each of Hono's route helpers maps every match).
     const route = matchedRoutes(c).at(c.req.routeIndex);
     const fields = requestLogFields(c, requestId, clock.now() - began, route?.path ?? '');

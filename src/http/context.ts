@@ -36,7 +36,7 @@ export interface AppEnv {
     /**
      * Headers a middleware wants on the answer (CORS): a route's plain answer takes them into its
      * own header record and clears this (`route.ts`), so nothing has to make the answer's `Headers`;
-     * while it is still set after the route, the middleware adds them to the answer itself.
+     * while it is still set after the route, tubescribe's first middleware adds them (`app.ts`).
      */
     answerHeaders: Readonly<Record<string, string>> | undefined;
     /** What the request log says a keyed call charged, and how the cache answered it. */

@@ -52,11 +52,8 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
   return async (c, next) => {
     const origin = requestHeader(c, 'origin');
     if (origin === undefined || !allowed(origin)) {
-      if (!vary) return next();
-      c.set('answerHeaders', varyOnly);
-      await next();
-      if (c.get('answerHeaders') !== undefined) c.res.headers.append('Vary', 'Origin');
-      return;
+      if (vary) c.set('answerHeaders', varyOnly);
+      return next();
     }
     const allowOrigin = origins === '*' ? '*' : origin;
     const preflight = c.req.method === 'OPTIONS' && c.req.header('access-control-request-method');
@@ -67,7 +64,7 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
         'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
         'Access-Control-Max-Age': String(CORS_MAX_AGE),
       };
-      if (origins !== '*') headers.Vary = 'Origin';
+      if (vary) headers.Vary = 'Origin';
       return c.body(null, 204, headers);
     }
     const headers: Record<string, string> = {
@@ -75,12 +72,9 @@ export function corsMiddleware(origins: readonly string[] | '*'): MiddlewareHand
       'Access-Control-Expose-Headers': exposed,
     };
     if (vary) headers.Vary = 'Origin';
+    // A route's plain answer takes them into its record; tubescribe's first middleware (app.ts)
+    // puts them on any other answer.
     c.set('answerHeaders', headers);
-    await next();
-    // Not taken by a route's plain answer (an error, a document, a host's middleware first).
-    if (c.get('answerHeaders') === undefined) return;
-    c.res.headers.set('Access-Control-Allow-Origin', allowOrigin);
-    c.res.headers.set('Access-Control-Expose-Headers', exposed);
-    if (vary) c.res.headers.append('Vary', 'Origin');
+    return next();
   };
 }
