@@ -163,15 +163,16 @@ export class ApiError extends Error {
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     // A client's mistake (4xx) is an answer, not a fault: nothing reads its stack, and collecting
     // one was about a quarter of answering a 401 (V8 walks every frame). Faults (5xx) keep theirs.
+    const known = ERROR_CODES[code];
     const stackTraceLimit = Error.stackTraceLimit;
-    if (ERROR_CODES[code].status < 500) Error.stackTraceLimit = 0;
+    if (known.status < 500) Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.challenge = options.challenge;
     this.code = code;
-    this.status = ERROR_CODES[code].status;
-    this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
+    this.status = known.status;
+    this.retryable = options.retryable ?? known.retryable;
     this.details = options.details;
     this.retryAfter = options.retryAfter;
   }
