@@ -71,13 +71,18 @@ describeRedis(
       await client.quit();
     });
 
-    /** Every key under `prefix` (named without it): a hash's fields in their order, and whether it has a lifetime. */
+    /**
+     * Every key under `prefix` (named without it): a hash's fields in their order (sorted in a
+     * hash table, which has none: the payments hashes), and whether it has a lifetime.
+     */
     async function state(prefix: string): Promise<Record<string, { fields: string[][]; expires: boolean }>> {
       const out: Record<string, { fields: string[][]; expires: boolean }> = {};
       for (const key of (await client.keys(`*${prefix}*`)).sort()) {
         const flat = (await client.call('HGETALL', key)) as string[];
         const fields: string[][] = [];
         for (let i = 0; i < flat.length; i += 2) fields.push([flat[i]!, flat[i + 1]!]);
+        if ((await client.object('ENCODING', key)) === 'hashtable')
+          fields.sort(([a], [b]) => (a! < b! ? -1 : 1));
         out[key.replace(prefix, '<prefix>')] = { fields, expires: (await client.pttl(key)) > 0 };
       }
       return out;

@@ -209,6 +209,27 @@ describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', (
     expect(await ledger.credits('a')).toEqual({ balance: 6, reserved: 0, spent: 4, granted: 10 });
   });
 
+  it("keeps a slice's payments in a hash table (a listpack is searched field by field), holding only the payments", async () => {
+    const roomy = [{ limit: 100, window: 60 }];
+    const sliceAt = (ms: number) => `{${prefix}c}:paid:${Math.floor(ms / PAYMENT_SLICE_MS)}`;
+    const lone = sliceAt(clock.now());
+    await ledger.admitPaid!('acct:a', roomy, payment('t1', 1));
+    expect(await client.object('ENCODING', lone)).toBe('hashtable');
+    expect(await client.hkeys(lone)).toEqual(['t1']);
+    // Payments asked for in one turn go in one script call, which does the same.
+    clock.advance(PAYMENT_SLICE_MS);
+    const together = sliceAt(clock.now());
+    await Promise.all(['t2', 't3', 't4'].map((id) => ledger.admitPaid!('acct:a', roomy, payment(id, 1))));
+    expect(await client.object('ENCODING', together)).toBe('hashtable');
+    expect((await client.hkeys(together)).sort()).toEqual(['t2', 't3', 't4']);
+    // A repeat is still answered from the hash, and pays nothing more.
+    expect((await ledger.admitPaid!('acct:a', roomy, payment('t2', 1))).paid).toEqual({
+      ok: true,
+      balance: 8,
+    });
+    expect(await ledger.credits('a')).toEqual({ balance: 6, reserved: 0, spent: 4, granted: 10 });
+  });
+
   it('reads a day metered in the older layout (with a requests field) the same', async () => {
     await client.hset(`{${prefix}c}:use:a:${day}`, {
       requests: 3,
