@@ -306,6 +306,13 @@ return reply
  * a window under way its count; the account its balance (also when short: the field is made)
  * and what was spent; each usage hash its operation counts and credits (its lifetime when an
  * operation's count reaches 1), in the order they were first touched.
+ *
+ * Its Lua is most of its cost once Redis's calls are few: what a shape's payments share (their
+ * windows at their time, the texts their replies begin and end with, their account and usage
+ * fields) is made once, with its first payment, and a payment makes no table of its own. Timed
+ * with Lua 5.1 outside Redis (25 payments a call, Redis's calls stubbed), 5.0 µs a payment before
+ * that and 2.8 µs after; in Redis under load (50 callers on one ledger), with the hash table
+ * above, the script's time per payment went from 10.9–12.0 µs to 6.9–7.9 µs.
  */
 export const ADMIT_PAID_TOGETHER: string = `${WINDOW_FN}${AS_TABLE_FN}
 local time
@@ -318,8 +325,9 @@ local function nowOf(given)
   return time
 end
 
--- The shapes: what payments share (see above), read once each; the payments, by shape and id.
-local shapes, items = {}, {}
+-- The shapes: what payments share (see above), read once each; the payments, by shape and id
+-- (two arrays: a table per payment would be garbage to collect).
+local shapes, itemShapes, itemIds = {}, {}, {}
 do
   local shapeCount, k = tonumber(ARGV[1]), 0
   for s = 1, shapeCount do
@@ -341,11 +349,13 @@ do
     shapes[s] = {
       k = k, n = n, now = now, limits = limits, lengths = lengths, price = price, cost = cost,
       usageLifetime = usageLifetime, paymentsLifetime = paymentsLifetime, op = string.sub(text, from),
+      paymentsKey = KEYS[k + n + 2],
     }
     k = k + n + 4
   end
   for a = shapeCount + 2, #ARGV, 2 do
-    items[#items + 1] = { shapes[tonumber(ARGV[a])], ARGV[a + 1] }
+    itemShapes[#itemShapes + 1] = shapes[tonumber(ARGV[a])]
+    itemIds[#itemIds + 1] = ARGV[a + 1]
   end
 end
 
@@ -353,15 +363,14 @@ end
 local kept, newlyKept, paymentsOrder = {}, {}, {}
 do
   local asked = {}
-  for _, item in ipairs(items) do
-    local shape = item[1]
-    local key = KEYS[shape.k + shape.n + 2]
+  for r = 1, #itemIds do
+    local key = itemShapes[r].paymentsKey
     if asked[key] == nil then
       asked[key] = {}
       paymentsOrder[#paymentsOrder + 1] = key
     end
     local ids = asked[key]
-    ids[#ids + 1] = item[2]
+    ids[#ids + 1] = itemIds[r]
   end
   for _, key in ipairs(paymentsOrder) do
     local ids = asked[key]
@@ -389,33 +398,6 @@ local function windowOf(key)
   return w
 end
 
-local function hit(shape, now)
-  local k, n = shape.k, shape.n
-  local counts, ws, starts, ends = {}, {}, {}, {}
-  local allowed = true
-  for i = 1, n do
-    local limit = shape.limits[i]
-    local start, ending = windowAt(shape.lengths[i], now)
-    local w = windowOf(KEYS[k + i])
-    local count = 0
-    if w.start == start then count = w.count end
-    counts[i], ws[i], starts[i], ends[i] = count, w, start, ending
-    if count + 1 > limit then allowed = false end
-  end
-  if allowed then
-    for i = 1, n do
-      local w = ws[i]
-      if counts[i] > 0 then
-        w.count = w.count + 1
-      else
-        w.start, w.count, w.began = starts[i], 1, true
-        w.lifetime = math.max(1, ends[i] - now) + 1000
-      end
-    end
-  end
-  return allowed, counts
-end
-
 -- Accounts: the balance as read, and what the payments take and spend.
 local accounts, accountOrder = {}, {}
 local function accountOf(key)
@@ -428,9 +410,10 @@ local function accountOf(key)
   return account
 end
 
--- Usage hashes: per hash, its fields' increments in the order first touched.
+-- Usage hashes: per hash, its fields' increments in the order first touched. Touching a field
+-- returns its hash's increments, which the payments then add to.
 local usage, usageOrder = {}, {}
-local function count(key, field, by, lifetime)
+local function touch(key, field, lifetime)
   local hash = usage[key]
   if hash == nil then
     hash = { fields = {}, by = {}, lifetime = lifetime }
@@ -441,21 +424,56 @@ local function count(key, field, by, lifetime)
     hash.fields[#hash.fields + 1] = field
     hash.by[field] = 0
   end
-  hash.by[field] = hash.by[field] + by
+  return hash.by
 end
 
-local replies = {}
-for r, item in ipairs(items) do
-  local shape, id = item[1], item[2]
-  local k, n = shape.k, shape.n
-  local key = KEYS[k + n + 2]
-  local reply = kept[key][id]
+-- What a shape's payments share, made when the first of them that is not a repeat is decided
+-- (the windows are read then, as that payment alone would read them): its time, each rule's window at that time, and
+-- the texts its replies begin and end with. Its account and usage fields come with its first
+-- payment that is allowed, and paid.
+local function ready(shape)
+  local now = nowOf(shape.now)
+  local k, ws, starts, ends = shape.k, {}, {}, {}
+  for i = 1, shape.n do
+    starts[i], ends[i] = windowAt(shape.lengths[i], now)
+    ws[i] = windowOf(KEYS[k + i])
+  end
+  shape.at, shape.ws, shape.starts, shape.ends = now, ws, starts, ends
+  shape.nowText, shape.costText = now .. ';', '|' .. shape.cost
+end
+
+-- Each payment, decided in order as it would be alone. The counts before (a payment's reply
+-- names them) go in one table that every payment fills again.
+local replies, counts = {}, {}
+for r = 1, #itemIds do
+  local shape, id = itemShapes[r], itemIds[r]
+  local reply = kept[shape.paymentsKey][id]
   if not reply then
-    local now = nowOf(shape.now)
-    local allowed, counts = hit(shape, now)
+    if shape.at == nil then ready(shape) end
+    local n, ws, starts, limits = shape.n, shape.ws, shape.starts, shape.limits
+    local allowed = true
+    for i = 1, n do
+      local w, count = ws[i], 0
+      if w.start == starts[i] then count = w.count end
+      counts[i] = count
+      if count + 1 > limits[i] then allowed = false end
+    end
     local paid = ''
     if allowed then
-      local account = accountOf(KEYS[k + n + 1])
+      for i = 1, n do
+        local w = ws[i]
+        if counts[i] > 0 then
+          w.count = w.count + 1
+        else
+          w.start, w.count, w.began = starts[i], 1, true
+          w.lifetime = math.max(1, shape.ends[i] - shape.at) + 1000
+        end
+      end
+      local account = shape.account
+      if account == nil then
+        account = accountOf(KEYS[shape.k + n + 1])
+        shape.account = account
+      end
       local price, cost = shape.price, shape.cost
       -- A paying answer writes the balance, also when short (its take and give-back leave it);
       -- only a paying answer takes anything.
@@ -466,17 +484,26 @@ for r, item in ipairs(items) do
         account.balance = account.balance - cost
         account.taken = account.taken + cost
         if cost > 0 then account.spent = account.spent + cost end
-        local op, lifetime = 'op:' .. shape.op, shape.usageLifetime
-        for u = k + n + 3, k + n + 4 do
-          count(KEYS[u], op, 1, lifetime)
-          count(KEYS[u], 'credits', cost, lifetime)
+        local op = shape.opField
+        if op == nil then
+          -- Touched in the order each payment alone would: per hash, its operation, then credits.
+          op = 'op:' .. shape.op
+          local lifetime, first = shape.usageLifetime, shape.k + n + 3
+          shape.mine = touch(KEYS[first], op, lifetime)
+          touch(KEYS[first], 'credits', lifetime)
+          shape.all = touch(KEYS[first + 1], op, lifetime)
+          touch(KEYS[first + 1], 'credits', lifetime)
+          shape.opField = op
         end
-        paid = '1|' .. account.balance .. '|' .. cost
+        local mine, all = shape.mine, shape.all
+        mine[op], mine.credits = mine[op] + 1, mine.credits + cost
+        all[op], all.credits = all[op] + 1, all.credits + cost
+        paid = '1|' .. account.balance .. shape.costText
       end
     end
-    reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
-    kept[key][id] = reply
-    local adding = newlyKept[key]
+    reply = shape.nowText .. paid .. ';' .. table.concat(counts, ',', 1, n)
+    kept[shape.paymentsKey][id] = reply
+    local adding = newlyKept[shape.paymentsKey]
     adding.fields[#adding.fields + 1] = id
     adding.fields[#adding.fields + 1] = reply
     if shape.paymentsLifetime > 0 then adding.lifetime = shape.paymentsLifetime end
