@@ -428,9 +428,9 @@ local function touch(key, field, lifetime)
 end
 
 -- What a shape's payments share, made when the first of them that is not a repeat is decided
--- (the windows are read then, as that payment alone would read them): its time, each rule's window at that time, and
--- the texts its replies begin and end with. Its account and usage fields come with its first
--- payment that is allowed, and paid.
+-- (the windows are read then, as that payment alone would read them): its time, each rule's
+-- window at that time, and the texts its replies begin and end with. Its account and usage
+-- fields come with its first payment that is allowed, and paid.
 local function ready(shape)
   local now = nowOf(shape.now)
   local k, ws, starts, ends = shape.k, {}, {}, {}
