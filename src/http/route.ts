@@ -181,6 +181,8 @@ function respond(c: AppContext, reply: Reply, headers: Record<string, string>): 
   const plain = c.get('plainAnswer');
   if ('text' in reply) {
     headers['Content-Type'] = reply.contentType;
+    // The length Bun sends for a Blob anyway, told to the Bun adapter (adapters/bun/late-answer.ts).
+    if (reply.text instanceof Blob) headers['Content-Length'] = String(reply.text.size);
     // Hono hands the body to `new Response` as it is: a Blob is a body like the others.
     if (!plain) return c.body(reply.text as string | Uint8Array<ArrayBuffer>, status, headers);
   } else if (!plain) return c.json(reply.json, status, headers);

@@ -1,6 +1,7 @@
 /**
  * `transcriptBodies: 'blob'` (what the Bun adapter sets): rendered transcripts kept as Blobs
- * answer exactly what byte bodies answer, in every format, rendered and from the kept rendering.
+ * answer exactly what byte bodies answer, in every format, rendered and from the kept rendering,
+ * and say their length.
  */
 import { describe, expect, test } from 'vitest';
 import { VIDEO } from '../fakes/upstream.ts';
@@ -23,6 +24,8 @@ describe("transcriptBodies: 'blob'", () => {
         expect(res.status, `${format} ${round}`).toBe(200);
         for (const h of HEADERS)
           expect(res.headers.get(h), `${format} ${round} ${h}`).toBe(expected.headers.get(h));
+        // The length the Bun adapter reads to choose how to send a late answer (late-answer.ts).
+        expect(res.headers.get('content-length'), `${format} ${round}`).toBe(String(wanted.length));
         expect(new Uint8Array(await res.arrayBuffer()), `${format} ${round}`).toEqual(wanted);
         if (round === 'kept') expect(res.headers.get('x-cache')).toBe('HIT');
       }
