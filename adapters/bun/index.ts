@@ -8,11 +8,24 @@ import type { AppOptions } from '../../src/options.ts';
 import { nodeHostLookup } from '../node/host-lookup.ts';
 import { listeningOrigin, type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
 import { bunClientAddress } from './client-address.ts';
+import { streamedWhenLate } from './late-answer.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 
 export type { RunningServer, ServeOptions } from '../serve.ts';
 export { bunClientAddress } from './client-address.ts';
 export { proxyFetch } from './proxy-fetch.ts';
+
+/** What the Bun adapter adds to `serve()` and `createHandler`. */
+export interface BunOptions {
+  /**
+   * Send an answer that completes after its request's turn (every charged answer on Redis
+   * storage) with a body past 14 KiB as a stream: its head then leaves in one `send()`, where Bun
+   * 1.4 sends each piece of it on its own (oven-sh/bun#41341). 2.2-2.9× the answers a second for a
+   * cached 61.5 KB transcript on Redis storage; the price is that such answers are sent chunked,
+   * without `Content-Length`. Default false.
+   */
+  streamLateAnswers?: boolean;
+}
 
 interface BunServer {
   readonly port: number;
@@ -48,19 +61,24 @@ export function withBun(options: AppOptions = {}): AppOptions {
  */
 export function createHandler(
   options: AppOptions = {},
+  bun: BunOptions = {},
 ): (request: Request, server?: unknown) => Promise<Response> {
   const tubescribe = createTubescribe(withBun(options));
+  if (bun.streamLateAnswers)
+    return async (request, server) => streamedWhenLate(() => tubescribe.fetch(request, server));
   return async (request, server) => tubescribe.fetch(request, server);
 }
 
 /** Starts `Bun.serve` after start-up; throws when not running under Bun. */
-export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(options: ServeOptions & BunOptions = {}): Promise<RunningServer> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
   if (!bun) throw new Error('tubescribe/bun: Bun.serve is not available; run this under Bun.');
   const tubescribe = createTubescribe(withBun(listeningOrigin(options)));
   await tubescribe.start();
   const server = bun.serve({
-    fetch: (request, srv) => tubescribe.fetch(request, srv),
+    fetch: options.streamLateAnswers
+      ? (request, srv) => streamedWhenLate(() => tubescribe.fetch(request, srv))
+      : (request, srv) => tubescribe.fetch(request, srv),
     port: options.port ?? 8787,
     hostname: options.host ?? '127.0.0.1',
   });

@@ -5,13 +5,58 @@ import { Redis } from 'ioredis';
 import { serve } from 'tubescribe/bun';
 import { createFixturesUpstream } from 'tubescribe/node';
 import { createRedisLedger } from 'tubescribe/redis';
-import { appOptions, check } from './check.mjs';
+import { ADMIN_TOKEN, appOptions, check } from './check.mjs';
 
 const server = await serve({ port: 0, host: '127.0.0.1', app: appOptions(createFixturesUpstream) });
 try {
   await check(server.url, `bun ${Bun.version}`);
 } finally {
   await server.close();
+}
+
+// `streamLateAnswers`: a large answer made after its request's turn (the first json3, read from
+// the fixtures) comes chunked, as a stream, and the same bytes as the kept rendering's answer.
+const streaming = await serve({
+  port: 0,
+  host: '127.0.0.1',
+  app: appOptions(createFixturesUpstream),
+  streamLateAnswers: true,
+});
+try {
+  const created = await fetch(`${streaming.url}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits: 2, plan: 'paid' }),
+  });
+  const { api_key } = await created.json();
+  const path = `${streaming.url}/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_only`;
+  const answers = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(path, { headers: { 'x-api-key': api_key } });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    answers.push({ res, bytes });
+  }
+  const [first, kept] = answers;
+  if (
+    first.res.status !== 200 ||
+    first.res.headers.get('transfer-encoding') !== 'chunked' ||
+    first.res.headers.has('content-length')
+  )
+    throw new Error(
+      `[bun ${Bun.version}] a late json3 answer was not streamed: ${first.res.status} ${[...first.res.headers]}`,
+    );
+  if (
+    kept.res.status !== 200 ||
+    kept.res.headers.get('x-cache') !== 'HIT' ||
+    kept.bytes.length !== first.bytes.length ||
+    kept.bytes.some((b, i) => b !== first.bytes[i])
+  )
+    throw new Error(`[bun ${Bun.version}] the streamed json3 answer differs from the kept rendering's`);
+  console.log(
+    `smoke bun ${Bun.version}: streamLateAnswers ok (a late ${first.bytes.length}-byte answer streamed, chunked)`,
+  );
+} finally {
+  await streaming.close();
 }
 
 // Bun's tracing channels lack `hasSubscribers`, and ioredis traces every command unless it is
