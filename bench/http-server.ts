@@ -3,8 +3,9 @@
  * generator never shares an event loop with the server it measures). Runs under Node
  * (`node --import tsx bench/http-server.ts …`) and under Bun (`bun bench/http-server.ts …`).
  *
- * Arguments: `tubescribe <memory|redis> [redisUrl prefix]` starts tubescribe through the runtime's
- * adapter's `serve` with a funded key and a warm cache; `tubescribe-handler memory` (Node only) the
+ * Arguments: `tubescribe <memory|redis> [redisUrl prefix [stream-late]]` starts tubescribe through
+ * the runtime's adapter's `serve` with a funded key and a warm cache (`stream-late`: Bun's
+ * `streamLateAnswers`); `tubescribe-handler memory` (Node only) the
  * same through `createNodeApp` on `node:http`, as an application that embeds tubescribe gets it by
  * default, its global `Request` and `Response` left alone; `hono <answersJsonFile>` starts a bare
  * Hono app serving the recorded answers (same bytes, same headers) on the runtime's usual server.
@@ -54,7 +55,13 @@ async function listenAsEmbedded(app: AppOptions): Promise<Running> {
   };
 }
 
-async function startTubescribe(storage: string, redisUrl?: string, prefix?: string, embedded = false) {
+async function startTubescribe(
+  storage: string,
+  redisUrl?: string,
+  prefix?: string,
+  embedded = false,
+  streamLateAnswers = false,
+) {
   let storageOptions: Pick<AppOptions, 'kv' | 'ledger'> = {};
   let closeStorage = async () => {};
   if (storage === 'redis') {
@@ -73,7 +80,9 @@ async function startTubescribe(storage: string, redisUrl?: string, prefix?: stri
   const adapter = isBun
     ? await import('../adapters/bun/index.ts')
     : await import('../adapters/node/index.ts');
-  const running: Running = embedded ? await listenAsEmbedded(app) : await adapter.serve({ port: 0, app });
+  const running: Running = embedded
+    ? await listenAsEmbedded(app)
+    : await adapter.serve({ port: 0, app, ...(streamLateAnswers ? { streamLateAnswers } : {}) });
   const res = await fetch(`${running.url}/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
@@ -116,9 +125,9 @@ async function startHono(answersFile: string) {
   });
 }
 
-const [kind, arg1, arg2, arg3] = process.argv.slice(2);
+const [kind, arg1, arg2, arg3, arg4] = process.argv.slice(2);
 const server =
   kind === 'hono'
     ? await startHono(arg1!)
-    : await startTubescribe(arg1!, arg2, arg3, kind === 'tubescribe-handler');
+    : await startTubescribe(arg1!, arg2, arg3, kind === 'tubescribe-handler', arg4 === 'stream-late');
 serveUntilStdinCloses({ url: server.url, key: server.key }, () => server.close());

@@ -17,6 +17,10 @@
  * with a notice when Bun cannot start.
  * Goals (median over the repetitions): ≥ 0.5× bare Hono on memory storage, ≥ 0.4× on Redis, and
  * p99 ≤ 3× Hono's.
+ *
+ * Shown without a goal, on Bun with Redis storage: a large cached transcript (61.5 KB), which
+ * Bun sends with its head in pieces when the answer completes after its request's turn, as made
+ * and with the Bun adapter's `streamLateAnswers` (adapters/bun/late-answer.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -323,6 +327,85 @@ function bunStarts(): Promise<boolean> {
   });
 }
 
+/** A large cached transcript (json3 with words: 61.5 KB), past Bun's cork buffer. */
+const LARGE = '/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_first';
+
+/** The body and cache status of `server`'s answer to `path`. */
+async function answerOf(server: Server, path: string): Promise<{ body: Buffer; cache: string | null }> {
+  const res = await fetch(server.url + path, { headers: auth(server) });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${server.name} answered ${res.status}: ${body}`);
+  return { body, cache: res.headers.get('x-cache') };
+}
+
+/**
+ * Shown, no goal: Bun on Redis storage answering {@link LARGE} from its cache as made, and with
+ * `streamLateAnswers`, interleaved; prints each one's figures and the ratio of their req/s.
+ */
+async function bunLateAnswers(redisUrl: string): Promise<void> {
+  const prefix = `tsbench-http:${process.pid}:bun-late:${Date.now().toString(36)}:`;
+  const stats = new Redis(redisUrl);
+  const servers: Server[] = [];
+  try {
+    for (const [name, mode] of [
+      ['as made', []],
+      ['streamLateAnswers', ['stream-late']],
+    ] as const) {
+      const args = ['tubescribe', 'redis', redisUrl, `${prefix}${servers.length}:`, ...mode];
+      servers.push(await startServer(`tubescribe/bun redis, ${name}`, 'bun', SCRIPT, args));
+    }
+    const [made, streamed] = servers as [Server, Server];
+    await answerOf(made, LARGE);
+    await answerOf(streamed, LARGE);
+    const [a, b] = [await answerOf(made, LARGE), await answerOf(streamed, LARGE)];
+    if (a.cache !== 'HIT' || b.cache !== 'HIT' || !a.body.equals(b.body))
+      throw new Error('the two Bun servers do not answer the same cached transcript');
+    for (const server of servers) await load(server, LARGE, 1); // warm-up
+    const runs = new Map<Server, Run[]>(servers.map((server) => [server, []]));
+    for (let rep = 0; rep < REPETITIONS; rep++) {
+      for (const server of rep % 2 === 0 ? servers : [...servers].reverse())
+        runs.get(server)!.push(await load(server, LARGE, SECONDS, stats));
+    }
+    const rows: string[][] = [
+      [
+        'server',
+        'req/s min/med/max',
+        'p50 ms min/med/max',
+        'p99 ms min/med/max',
+        'CPU µs/req: server, Redis',
+      ],
+    ];
+    for (const server of servers) {
+      const rs = runs.get(server)!;
+      rows.push([
+        server.name,
+        spread(
+          rs.map((r) => r.rps),
+          0,
+        ),
+        spread(
+          rs.map((r) => r.p50),
+          2,
+        ),
+        spread(
+          rs.map((r) => r.p99),
+          2,
+        ),
+        `${median(rs.map((r) => r.serverUs)).toFixed(0)}, ${median(rs.map((r) => r.redisUs)).toFixed(0)}`,
+      ]);
+    }
+    printTable(rows);
+    const ratios = runs.get(streamed)!.map((r, i) => r.rps / runs.get(made)![i]!.rps);
+    console.log(
+      `streamLateAnswers ÷ as made, req/s: ${spread(ratios, 2)} (shown; ${a.body.length} bytes an answer)`,
+    );
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    await stats.quit();
+    await deleteKeysAt(prefix, redisUrl);
+  }
+}
+
 /** Runs the HTTP benchmark; false when a goal is missed. */
 export async function benchHttp(): Promise<boolean> {
   console.log(
@@ -335,7 +418,12 @@ export async function benchHttp(): Promise<boolean> {
   console.log('### Node\n');
   let ok = await runtimeSection('node', redisUrl);
   console.log('\n### Bun\n');
-  if (await bunStarts()) ok = (await runtimeSection('bun', redisUrl)) && ok;
-  else console.log('SKIPPED: Bun could not be started (npx -y bun@1.4.5).');
+  if (await bunStarts()) {
+    ok = (await runtimeSection('bun', redisUrl)) && ok;
+    if (redisUrl) {
+      console.log("\n### Bun, Redis storage: a large cached transcript made after its request's turn\n");
+      await bunLateAnswers(redisUrl);
+    }
+  } else console.log('SKIPPED: Bun could not be started (npx -y bun@1.4.5).');
   return ok;
 }
