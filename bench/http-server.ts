@@ -82,7 +82,7 @@ async function startTubescribe(
     : await import('../adapters/node/index.ts');
   const running: Running = embedded
     ? await listenAsEmbedded(app)
-    : await adapter.serve({ port: 0, app, ...(streamLateAnswers ? { streamLateAnswers } : {}) });
+    : await adapter.serve({ port: 0, app, streamLateAnswers });
   const res = await fetch(`${running.url}/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },

@@ -141,6 +141,14 @@ async function load(server: Server, path: string, seconds = SECONDS, redis?: Red
   };
 }
 
+/** `server`'s answer to `path`: its headers and body; throws unless it is a 200. */
+async function answerOf(server: Server, path: string): Promise<{ headers: Headers; body: Buffer }> {
+  const res = await fetch(server.url + path, { headers: auth(server) });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${server.name} answered ${res.status}: ${body}`);
+  return { headers: res.headers, body };
+}
+
 /**
  * The answers of `server` for every route (status, headers without transient ones, body), as it
  * answers once the transcript is cached: each route is asked once before (the first answer of a
@@ -149,17 +157,15 @@ async function load(server: Server, path: string, seconds = SECONDS, redis?: Red
 async function record(server: Server): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (const format of FORMATS) {
-    await (await fetch(server.url + ROUTES[format], { headers: auth(server) })).arrayBuffer();
-    const res = await fetch(server.url + ROUTES[format], { headers: auth(server) });
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) throw new Error(`${server.name} answered ${res.status}: ${body}`);
-    if (res.headers.get('x-cache') !== 'HIT')
+    await answerOf(server, ROUTES[format]);
+    const answer = await answerOf(server, ROUTES[format]);
+    if (answer.headers.get('x-cache') !== 'HIT')
       throw new Error(`${server.name}: ${format} was not a cache hit`);
     const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => {
+    answer.headers.forEach((value, name) => {
       if (!TRANSIENT.has(name)) headers[name] = value;
     });
-    answers.push({ path: ROUTES[format], status: res.status, headers, body: body.toString('base64') });
+    answers.push({ path: ROUTES[format], status: 200, headers, body: answer.body.toString('base64') });
   }
   return answers;
 }
@@ -167,6 +173,14 @@ async function record(server: Server): Promise<Answer[]> {
 /** Whether two servers' recorded answers have the same statuses and bodies (request ids differ). */
 const sameBodies = (a: readonly Answer[], b: readonly Answer[]): boolean =>
   a.length === b.length && a.every((x, i) => x.status === b[i]!.status && x.body === b[i]!.body);
+
+/** Median CPU µs per request of the server, and of Redis when known. */
+const cpu = (rs: readonly Run[]): string => {
+  const server = median(rs.map((r) => r.serverUs));
+  const redis = median(rs.map((r) => r.redisUs));
+  const us = (x: number) => (Number.isNaN(x) ? '?' : x.toFixed(0));
+  return Number.isNaN(redis) ? us(server) : `${us(server)}, ${us(redis)}`;
+};
 
 /** Min / median / max; when the median is judged, printed on the right side of its goal. */
 const spread = (xs: readonly number[], digits: number, meets?: (x: number) => boolean): string => {
@@ -207,13 +221,6 @@ async function compare(baseline: Server, contenders: readonly Contender[]): Prom
       'CPU µs/req: server, Redis',
     ],
   ];
-  /** Median CPU µs per request of the server, and of Redis when known. */
-  const cpu = (rs: readonly Run[]): string => {
-    const server = median(rs.map((r) => r.serverUs));
-    const redis = median(rs.map((r) => r.redisUs));
-    const us = (x: number) => (Number.isNaN(x) ? '?' : x.toFixed(0));
-    return Number.isNaN(redis) ? us(server) : `${us(server)}, ${us(redis)}`;
-  };
   let ok = true;
   for (const format of FORMATS) {
     const base = runs.get(`${baseline.name}|${format}`)!;
@@ -330,14 +337,6 @@ function bunStarts(): Promise<boolean> {
 /** A large cached transcript (json3 with words: 61.5 KB), past Bun's cork buffer. */
 const LARGE = '/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_first';
 
-/** The body and cache status of `server`'s answer to `path`. */
-async function answerOf(server: Server, path: string): Promise<{ body: Buffer; cache: string | null }> {
-  const res = await fetch(server.url + path, { headers: auth(server) });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (res.status !== 200) throw new Error(`${server.name} answered ${res.status}: ${body}`);
-  return { body, cache: res.headers.get('x-cache') };
-}
-
 /**
  * Shown, no goal: Bun on Redis storage answering {@link LARGE} from its cache as made, and with
  * `streamLateAnswers`, interleaved; prints each one's figures and the ratio of their req/s.
@@ -358,7 +357,8 @@ async function bunLateAnswers(redisUrl: string): Promise<void> {
     await answerOf(made, LARGE);
     await answerOf(streamed, LARGE);
     const [a, b] = [await answerOf(made, LARGE), await answerOf(streamed, LARGE)];
-    if (a.cache !== 'HIT' || b.cache !== 'HIT' || !a.body.equals(b.body))
+    const hit = (x: { headers: Headers }) => x.headers.get('x-cache') === 'HIT';
+    if (!hit(a) || !hit(b) || !a.body.equals(b.body))
       throw new Error('the two Bun servers do not answer the same cached transcript');
     for (const server of servers) await load(server, LARGE, 1); // warm-up
     const runs = new Map<Server, Run[]>(servers.map((server) => [server, []]));
@@ -391,7 +391,7 @@ async function bunLateAnswers(redisUrl: string): Promise<void> {
           rs.map((r) => r.p99),
           2,
         ),
-        `${median(rs.map((r) => r.serverUs)).toFixed(0)}, ${median(rs.map((r) => r.redisUs)).toFixed(0)}`,
+        cpu(rs),
       ]);
     }
     printTable(rows);
