@@ -4,6 +4,22 @@
 export const ADMIN_TOKEN = 'smoke-admin-token-0123456789abcdef';
 export const FIXTURES = new URL('../../fixtures/demo', import.meta.url).pathname;
 
+/** A new key on the paid plan with `credits`, made through the admin API; throws when not made. */
+export async function createKey(url, credits) {
+  const created = await fetch(`${url}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits, plan: 'paid' }),
+  });
+  const key = await created.json();
+  if (created.status !== 201 || !key.api_key?.startsWith('tsk_'))
+    throw new Error(`POST /admin/keys answered ${created.status}`);
+  return key;
+}
+
+/** Whether two byte arrays hold the same bytes. */
+export const sameBytes = (a, b) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
 export async function check(url, runtime) {
   const fail = (what) => {
     throw new Error(`[${runtime}] ${what}`);
@@ -23,18 +39,7 @@ export async function check(url, runtime) {
     fail(`unknown route answered ${missing.status} ${JSON.stringify(envelope)}`);
   }
 
-  /** A new key on the paid plan with `credits`, made through the admin API. */
-  const newKey = async (credits) => {
-    const created = await fetch(`${url}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ credits, plan: 'paid' }),
-    });
-    const key = await created.json();
-    if (created.status !== 201 || !key.api_key?.startsWith('tsk_'))
-      fail(`POST /admin/keys answered ${created.status}`);
-    return key;
-  };
+  const newKey = (credits) => createKey(url, credits).catch((error) => fail(error.message));
   const key = await newKey(3);
 
   const transcript = await fetch(`${url}/v1/transcripts?video_id=rCAS2eD-mcw&format=text`, {
@@ -109,11 +114,7 @@ export async function check(url, runtime) {
       fail(`GET json3: Content-Length ${res.headers.get('content-length')} for ${bytes.length} bytes`);
     answers.push({ bytes, cache: res.headers.get('x-cache') });
   }
-  if (
-    answers[1].cache !== 'HIT' ||
-    answers[1].bytes.length !== answers[0].bytes.length ||
-    answers[1].bytes.some((b, i) => b !== answers[0].bytes[i])
-  )
+  if (answers[1].cache !== 'HIT' || !sameBytes(answers[1].bytes, answers[0].bytes))
     fail('a cached json3 transcript did not answer the bytes of the first answer');
   console.log(
     `smoke ${runtime}: ok (${url}): key created, 1 credit spent on a transcript, 1 on an MCP call, the typed client read the account, a cached transcript answered the same ${answers[0].bytes.length} bytes`,
