@@ -3,7 +3,7 @@
  * the client address (`server.requestIP`) and a proxy-capable fetch (`fetch(url, { proxy })`).
  * @module
  */
-import { createTubescribe } from '../../src/app.ts';
+import { createTubescribe, type Tubescribe } from '../../src/app.ts';
 import type { AppOptions } from '../../src/options.ts';
 import { nodeHostLookup } from '../node/host-lookup.ts';
 import { listeningOrigin, type RunningServer, type ServeOptions, serverUrl } from '../serve.ts';
@@ -55,6 +55,16 @@ export function withBun(options: AppOptions = {}): AppOptions {
   };
 }
 
+/** `tubescribe`'s fetch for Bun, with late answers streamed when `bun` asks (late-answer.ts). */
+function bunFetch(
+  tubescribe: Tubescribe,
+  bun: BunOptions,
+): (request: Request, server?: unknown) => Response | Promise<Response> {
+  if (bun.streamLateAnswers)
+    return (request, server) => streamedWhenLate(() => tubescribe.fetch(request, server));
+  return (request, server) => tubescribe.fetch(request, server);
+}
+
 /**
  * The `fetch` handler for a Bun entry (`export default { fetch: createHandler() }`). Pass the
  * server as the second argument so tubescribe sees client addresses.
@@ -63,10 +73,8 @@ export function createHandler(
   options: AppOptions = {},
   bun: BunOptions = {},
 ): (request: Request, server?: unknown) => Promise<Response> {
-  const tubescribe = createTubescribe(withBun(options));
-  if (bun.streamLateAnswers)
-    return async (request, server) => streamedWhenLate(() => tubescribe.fetch(request, server));
-  return async (request, server) => tubescribe.fetch(request, server);
+  const answer = bunFetch(createTubescribe(withBun(options)), bun);
+  return async (request, server) => answer(request, server);
 }
 
 /** Starts `Bun.serve` after start-up; throws when not running under Bun. */
@@ -76,9 +84,7 @@ export async function serve(options: ServeOptions & BunOptions = {}): Promise<Ru
   const tubescribe = createTubescribe(withBun(listeningOrigin(options)));
   await tubescribe.start();
   const server = bun.serve({
-    fetch: options.streamLateAnswers
-      ? (request, srv) => streamedWhenLate(() => tubescribe.fetch(request, srv))
-      : (request, srv) => tubescribe.fetch(request, srv),
+    fetch: bunFetch(tubescribe, options),
     port: options.port ?? 8787,
     hostname: options.host ?? '127.0.0.1',
   });

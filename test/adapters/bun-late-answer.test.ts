@@ -57,3 +57,36 @@ describe('streamedWhenLate', () => {
     expect(sent.headers.get('content-length')).toBe('61569');
   });
 });
+
+describe("the Bun adapter's createHandler with streamLateAnswers", () => {
+  const ADMIN = 'late-answer-admin-token-0123456789';
+  const FIXTURES = new URL('../../fixtures/demo', import.meta.url).pathname;
+  const JSON3 =
+    'http://x/v1/transcripts?video_id=rCAS2eD-mcw&format=json3&word_level=true&track_policy=asr_only';
+
+  test('streams a large answer read from upstream, and sends the kept rendering as made', async () => {
+    const { createHandler } = await import('../../adapters/bun/index.ts');
+    const { createFixturesUpstream } = await import('../../adapters/node/index.ts');
+    const handler = createHandler(
+      { adminToken: ADMIN, upstream: createFixturesUpstream(FIXTURES), logger: { log() {} } },
+      { streamLateAnswers: true },
+    );
+    const created = await handler(
+      new Request('http://x/admin/keys', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ credits: 2, plan: 'paid' }),
+      }),
+    );
+    const { api_key } = (await created.json()) as { api_key: string };
+    const ask = () => handler(new Request(JSON3, { headers: { 'x-api-key': api_key } }));
+    const first = await ask();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-length')).toBeNull();
+    const firstBytes = new Uint8Array(await first.arrayBuffer());
+    expect(firstBytes.length).toBeGreaterThan(16 * 1024);
+    const kept = await ask();
+    expect(kept.headers.get('x-cache')).toBe('HIT');
+    expect(new Uint8Array(await kept.arrayBuffer())).toEqual(firstBytes);
+  });
+});
