@@ -2,6 +2,11 @@
  * The Lua scripts of the Redis Ledger (`ledger.ts`), one per atomic operation, and how they are
  * run (by SHA, loaded again when Redis forgot them). Time comes from Redis `TIME` unless the
  * caller passes one (`ARGV[1]` ≥ 0). Every key a script touches is declared in KEYS.
+ *
+ * What a request's scripts write and answer on every call, they write as text made with
+ * `string.format('%d', …)`: a Lua number handed to `redis.call` is printed with '%.17g' each time
+ * (about 0.7 µs on a slow machine, twice the cost of '%d'), and one joined with `..` with '%.14g',
+ * which drops digits past 10^14. Rarer writes (a window begun, a lifetime) pass Lua numbers.
  * @module
  */
 import type { Redis } from 'ioredis';
@@ -21,21 +26,23 @@ end
  * reservation id and lifetime. Returns `ok|balance`, and `|new` after a hold this call made. The
  * hold is `account|cost|balance after`: a repeat while it is open answers the first result from it
  * (no key of its own per call). The hold is taken with HSETNX, so only a repeat or a short
- * balance reads it.
+ * balance reads it. The balance after is printed once, for the hold, the account and the reply.
  */
 const RESERVE_FN: string = `
 local function reserve(kAccount, kHolds, kExpiry, now, account, cost, id, ttl)
   local stored = redis.call('HMGET', kAccount, 'balance', 'reserved')
   local balance = tonumber(stored[1] or '0')
   local after = balance - cost
-  if after < 0 or redis.call('HSETNX', kHolds, id, account .. '|' .. cost .. '|' .. after) == 0 then
+  local afterText = string.format('%d', after)
+  if after < 0 or redis.call('HSETNX', kHolds, id, account .. '|' .. cost .. '|' .. afterText) == 0 then
     local held = redis.call('HGET', kHolds, id)
-    if held then return '1|' .. (string.match(held, '^[^|]*|[^|]*|(.*)$') or balance) end
-    return '0|' .. balance
+    if held then return '1|' .. (string.match(held, '^[^|]*|[^|]*|(.*)$') or string.format('%d', balance)) end
+    return '0|' .. string.format('%d', balance)
   end
-  redis.call('HSET', kAccount, 'balance', after, 'reserved', tonumber(stored[2] or '0') + cost)
-  redis.call('ZADD', kExpiry, now + ttl, id)
-  return '1|' .. after .. '|new'
+  local reserved = string.format('%d', tonumber(stored[2] or '0') + cost)
+  redis.call('HSET', kAccount, 'balance', afterText, 'reserved', reserved)
+  redis.call('ZADD', kExpiry, string.format('%d', now + ttl), id)
+  return '1|' .. afterText .. '|new'
 end
 `;
 
@@ -45,16 +52,17 @@ return reserve(KEYS[1], KEYS[2], KEYS[3], now, ARGV[2], tonumber(ARGV[3]), ARGV[
 `;
 
 /**
- * Usage metering (Lua function): one request of operation `op` and `credits` in the usage hashes
- * KEYS[first] and KEYS[first + 1] (the account's and every account's day), kept `lifetime` ms.
- * A day's request count is the sum of its `op:` counts (the reader adds them up), so a request
- * costs two writes per hash. Days metered before this layout also carry a `requests` field.
+ * Usage metering (Lua function): one request of operation `op` and `credits` (a whole number as
+ * text) in the usage hashes KEYS[first] and KEYS[first + 1] (the account's and every account's
+ * day), kept `lifetime` ms. A day's request count is the sum of its `op:` counts (the reader adds
+ * them up), so a request costs two writes per hash. Days metered before this layout also carry a
+ * `requests` field.
  */
 const METER_FN: string = `
 local function meter(first, op, credits, lifetime)
   for i = first, first + 1 do
     -- The hash gets its lifetime with the day's first request of each operation.
-    if redis.call('HINCRBY', KEYS[i], 'op:' .. op, 1) == 1 then redis.call('PEXPIRE', KEYS[i], lifetime) end
+    if redis.call('HINCRBY', KEYS[i], 'op:' .. op, '1') == 1 then redis.call('PEXPIRE', KEYS[i], lifetime) end
     redis.call('HINCRBY', KEYS[i], 'credits', credits)
   end
 end
@@ -67,8 +75,9 @@ end
  * metered release counts the request with no credits.
  */
 export const SETTLE: string = `${METER_FN}
-local cost = tonumber(ARGV[5])
-if cost then
+-- The cost as text (a whole number): the caller's, or the hold's.
+local cost = ARGV[5]
+if cost ~= '' then
   if redis.call('HDEL', KEYS[2], ARGV[2]) == 0 then return 0 end
 else
   local hold = redis.call('HGET', KEYS[2], ARGV[2])
@@ -76,24 +85,24 @@ else
   -- account|cost, or account|cost|balance after (holds made since reservations carry their result)
   local owner, held = string.match(hold, '^([^|]*)|(%d+)')
   if owner ~= ARGV[3] then return 0 end
-  cost = tonumber(held)
+  cost = held
   redis.call('HDEL', KEYS[2], ARGV[2])
 end
 redis.call('ZREM', KEYS[3], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'reserved', 0 - cost)
+redis.call('HINCRBY', KEYS[1], 'reserved', cost == '0' and '0' or '-' .. cost) -- Redis refuses '-0'
 local spend = ARGV[4] == '1'
 if spend then
   redis.call('HINCRBY', KEYS[1], 'spent', cost)
 else
   redis.call('HINCRBY', KEYS[1], 'balance', cost)
 end
-if KEYS[5] then meter(4, ARGV[6], spend and cost or 0, ARGV[7]) end
+if KEYS[5] then meter(4, ARGV[6], spend and cost or '0', ARGV[7]) end
 return 1
 `;
 
 /** KEYS: the account's and every account's usage hash of the day. ARGV: operation, lifetime (ms). */
 export const METER: string = `${METER_FN}
-meter(1, ARGV[1], 0, ARGV[2])
+meter(1, ARGV[1], '0', ARGV[2])
 return 1
 `;
 
@@ -114,8 +123,8 @@ if redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then
   return '0|' .. (redis.call('HGET', KEYS[1], 'balance') or '0')
 end
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'granted', tonumber(ARGV[3]))
-return '1|' .. redis.call('HINCRBY', KEYS[1], 'balance', tonumber(ARGV[3]))
+redis.call('HINCRBY', KEYS[1], 'granted', ARGV[3])
+return '1|' .. string.format('%d', redis.call('HINCRBY', KEYS[1], 'balance', ARGV[3]))
 `;
 
 /**
@@ -166,9 +175,9 @@ local function hit(n, now, a)
     for i = 1, n do
       if counts[i] > 0 then
         -- The window is under way: its start and expiry are already written.
-        redis.call('HINCRBY', KEYS[i], 'count', 1)
+        redis.call('HINCRBY', KEYS[i], 'count', '1')
       else
-        redis.call('HSET', KEYS[i], 'start', starts[i], 'count', 1)
+        redis.call('HSET', KEYS[i], 'start', starts[i], 'count', '1')
         redis.call('PEXPIRE', KEYS[i], math.max(1, ends[i] - now) + 1000)
       end
     end
@@ -254,17 +263,17 @@ if allowed then
   local kAccount, price, cost = KEYS[n + 1], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local balance
   if cost > 0 then
-    balance = redis.call('HINCRBY', kAccount, 'balance', 0 - cost) + cost
+    balance = redis.call('HINCRBY', kAccount, 'balance', string.format('%d', -cost)) + cost
     if balance < price then redis.call('HINCRBY', kAccount, 'balance', cost) end
   else
     balance = tonumber(redis.call('HGET', kAccount, 'balance') or '0')
   end
   if balance < price then
-    paid = '0|' .. balance
+    paid = '0|' .. string.format('%d', balance)
   else
-    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', cost) end
-    meter(n + 3, ARGV[a + 3], cost, ARGV[a + 4])
-    paid = '1|' .. (balance - cost) .. '|' .. cost
+    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', string.format('%d', cost)) end
+    meter(n + 3, ARGV[a + 3], ARGV[a + 2], ARGV[a + 4])
+    paid = '1|' .. string.format('%d', balance - cost) .. '|' .. cost
   end
 end
 local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
@@ -479,7 +488,7 @@ for r = 1, #itemIds do
       -- only a paying answer takes anything.
       if cost > 0 then account.written = true end
       if account.balance < price then
-        paid = '0|' .. account.balance
+        paid = '0|' .. string.format('%d', account.balance)
       else
         account.balance = account.balance - cost
         account.taken = account.taken + cost
@@ -498,7 +507,7 @@ for r = 1, #itemIds do
         local mine, all = shape.mine, shape.all
         mine[op], mine.credits = mine[op] + 1, mine.credits + cost
         all[op], all.credits = all[op] + 1, all.credits + cost
-        paid = '1|' .. account.balance .. shape.costText
+        paid = '1|' .. string.format('%d', account.balance) .. shape.costText
       end
     end
     reply = shape.nowText .. paid .. ';' .. table.concat(counts, ',', 1, n)
@@ -517,19 +526,19 @@ for _, key in ipairs(windowOrder) do
     redis.call('HSET', key, 'start', w.start, 'count', w.count)
     redis.call('PEXPIRE', key, w.lifetime)
   elseif w.count ~= w.storedCount then
-    redis.call('HINCRBY', key, 'count', w.count - w.storedCount)
+    redis.call('HINCRBY', key, 'count', string.format('%d', w.count - w.storedCount))
   end
 end
 for _, key in ipairs(accountOrder) do
   local account = accounts[key]
-  if account.written then redis.call('HINCRBY', key, 'balance', 0 - account.taken) end
-  if account.spent > 0 then redis.call('HINCRBY', key, 'spent', account.spent) end
+  if account.written then redis.call('HINCRBY', key, 'balance', string.format('%d', -account.taken)) end
+  if account.spent > 0 then redis.call('HINCRBY', key, 'spent', string.format('%d', account.spent)) end
 end
 for _, key in ipairs(usageOrder) do
   local hash = usage[key]
   for _, field in ipairs(hash.fields) do
     local by = hash.by[field]
-    local after = redis.call('HINCRBY', key, field, by)
+    local after = redis.call('HINCRBY', key, field, string.format('%d', by))
     -- The hash gets its lifetime when an operation's count reaches 1 (the day's first request).
     if by > 0 and string.sub(field, 1, 3) == 'op:' and after - by < 1 and after >= 1 then
       redis.call('PEXPIRE', key, hash.lifetime)

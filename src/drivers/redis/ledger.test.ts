@@ -116,6 +116,37 @@ describeRedis('Redis ledger: settling the holds an instance made (deleted unread
     expect(await maker.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
     expect(await client.zcard(`{${prefix}c}:hold-expiry`)).toBe(0);
   });
+
+  it('settles holds of nothing and balances past 10^14 exactly (the scripts write whole numbers as text)', async () => {
+    const maker = createRedisLedger({ client, prefix });
+    const other = createRedisLedger({ client, prefix });
+    await maker.grant('a', 10, 'g');
+    // A hold of 0 credits, settled with the remembered cost and with the cost read from the hold.
+    expect(await maker.reserve('a', 0, 'free1', 60_000)).toEqual({ ok: true, balance: 10 });
+    expect(await maker.commit('free1', { operation: 'transcript' })).toBe(true);
+    expect(await maker.reserve('a', 0, 'free2', 60_000)).toEqual({ ok: true, balance: 10 });
+    expect(await other.release('free2', { operation: 'transcript' })).toBe(true);
+    expect(await maker.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    // A balance Lua would print as 1e+14 with `..`: the hold, the reply and the account keep its digits.
+    const big = 123_456_789_012_347;
+    expect(await maker.grant('b', big, 'gb')).toEqual({ applied: true, balance: big });
+    expect(await maker.reserve('b', 5, 'big1', 60_000)).toEqual({ ok: true, balance: big - 5 });
+    expect(await other.reserve('b', 5, 'big1', 60_000)).toEqual({ ok: true, balance: big - 5 });
+    expect(await other.commit('big1')).toBe(true);
+    const rules = [{ limit: 100, window: 60 }];
+    const payment = { account: 'b', price: 1, cost: 1, usage: { operation: 'transcript' as const } };
+    const paid = await maker.admitPaid!('acct:b', rules, { ...payment, paymentId: 'p-big' });
+    expect(paid.paid).toEqual({ ok: true, balance: big - 6 });
+    // Two payments in one turn go in one script call (the together script).
+    const both = await Promise.all(
+      ['p-big2', 'p-big3'].map((paymentId) => maker.admitPaid!('acct:b', rules, { ...payment, paymentId })),
+    );
+    expect(both.map((answer) => answer.paid)).toEqual([
+      { ok: true, balance: big - 7 },
+      { ok: true, balance: big - 8 },
+    ]);
+    expect(await maker.credits('b')).toEqual({ balance: big - 8, reserved: 0, spent: 8, granted: big });
+  });
 });
 
 describeRedis('Redis ledger: admission with payment (admitPaid, voidPayment)', () => {
