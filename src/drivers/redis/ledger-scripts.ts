@@ -260,20 +260,21 @@ if seen then return seen end
 local allowed, counts = hit(n, now, 2)
 local paid = ''
 if allowed then
-  local kAccount, price, cost = KEYS[n + 1], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local kAccount, price, costText = KEYS[n + 1], tonumber(ARGV[a + 1]), ARGV[a + 2]
+  local cost = tonumber(costText)
   local balance
   if cost > 0 then
-    balance = redis.call('HINCRBY', kAccount, 'balance', string.format('%d', -cost)) + cost
-    if balance < price then redis.call('HINCRBY', kAccount, 'balance', cost) end
+    balance = redis.call('HINCRBY', kAccount, 'balance', '-' .. costText) + cost
+    if balance < price then redis.call('HINCRBY', kAccount, 'balance', costText) end
   else
     balance = tonumber(redis.call('HGET', kAccount, 'balance') or '0')
   end
   if balance < price then
     paid = '0|' .. string.format('%d', balance)
   else
-    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', string.format('%d', cost)) end
-    meter(n + 3, ARGV[a + 3], ARGV[a + 2], ARGV[a + 4])
-    paid = '1|' .. string.format('%d', balance - cost) .. '|' .. cost
+    if cost > 0 then redis.call('HINCRBY', kAccount, 'spent', costText) end
+    meter(n + 3, ARGV[a + 3], costText, ARGV[a + 4])
+    paid = '1|' .. string.format('%d', balance - cost) .. '|' .. costText
   end
 end
 local reply = now .. ';' .. paid .. ';' .. table.concat(counts, ',')
