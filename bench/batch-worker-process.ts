@@ -5,6 +5,7 @@
  * Prints `{"url": "worker"}` once started; stops when its standard input closes.
  * @module
  */
+import { nodeUpstreamFetch } from '../adapters/node/upstream-fetch.ts';
 import { createTubescribe } from '../src/app.ts';
 import { createBullmqJobQueue } from '../src/drivers/redis/jobs-bullmq.ts';
 import { openRedisStorage } from '../src/drivers/redis/storage.ts';
@@ -15,6 +16,7 @@ const [url, prefix, origin] = process.argv.slice(2) as [string, string, string];
 const storage = await openRedisStorage(url, { prefix });
 const jobs = createBullmqJobQueue({ url, prefix });
 const ts = createTubescribe({
+  upstreamFetch: nodeUpstreamFetch, // as on every Node entry point
   kv: storage.kv,
   ledger: storage.ledger,
   jobs,

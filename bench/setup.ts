@@ -1,8 +1,10 @@
 /**
  * What the benchmark sections share: a started app with a funded key on a plan without
- * practical limits, and whether a Redis answers (sections that need one skip without it).
+ * practical limits (reaching YouTube through the Node adapter's fetch), and whether a Redis
+ * answers (sections that need one skip without it).
  */
 import { Redis } from 'ioredis';
+import { nodeUpstreamFetch } from '../adapters/node/upstream-fetch.ts';
 import { createTubescribe, type Tubescribe } from '../src/app.ts';
 import { silentLogger } from '../src/drivers/system.ts';
 import type { AppOptions } from '../src/options.ts';
@@ -15,6 +17,8 @@ export async function benchApp(
   credits = 10_000_000,
 ): Promise<{ ts: Tubescribe; key: string }> {
   const ts = createTubescribe({
+    // YouTube is reached as on every Node entry point (`tubescribe serve` included).
+    upstreamFetch: nodeUpstreamFetch,
     logger: silentLogger,
     adminToken: ADMIN,
     plans: { bench: [{ limit: 1_000_000_000, window: 1 }] },

@@ -63,6 +63,7 @@ function youtubeUpstream(
       }
     : own;
   const youtube = createYouTubeUpstream({
+    ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
     ...options.youtube,
     ...(options.proxyFetch ? { proxyFetch: options.proxyFetch } : {}),
     ...(onUpstream ? { onUpstream } : {}),

@@ -10,7 +10,7 @@ import type { SignupOverrides } from './core/signup-settings.ts';
 import type { YouTubeOptions } from './drivers/youtube/index.ts';
 import type { Clock } from './ports/clock.ts';
 import type { Resolver } from './ports/dns.ts';
-import type { ProxyFetch } from './ports/fetch.ts';
+import type { ProxyFetch, UpstreamFetch } from './ports/fetch.ts';
 import type { JobQueue } from './ports/jobs.ts';
 import type { KeyValue } from './ports/kv.ts';
 import type { Ledger, RateRule } from './ports/ledger.ts';
@@ -109,6 +109,11 @@ export interface AppOptions {
   clientGone?: ClientGoneOf;
   /** A fetch through an HTTP(S) proxy, for `youtube.proxies` (the runtime adapters set it). */
   proxyFetch?: ProxyFetch;
+  /**
+   * The YouTube driver's fetch when `youtube.fetch` is not given and no proxy is set (the Node
+   * adapter sets `nodeUpstreamFetch`, lighter than Node's global fetch). Default: the global fetch.
+   */
+  upstreamFetch?: UpstreamFetch;
   /** Every address of a host name, to check webhook targets (the runtime adapters set it). */
   hostLookup?: HostLookup;
   /**

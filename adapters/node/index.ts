@@ -35,6 +35,7 @@ import { restoreParsedBody } from './parsed-body.ts';
 import { writingPlainAnswers } from './plain-answer.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 import { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
+import { nodeUpstreamFetch } from './upstream-fetch.ts';
 
 export { createFixturesUpstream } from '../../src/drivers/node/fixtures-upstream.ts';
 export { lockFolder } from '../../src/drivers/node/fs-lock.ts';
@@ -48,6 +49,11 @@ export { nodeClientAddress } from './client-address.ts';
 export { nodeHostLookup } from './host-lookup.ts';
 export { proxyFetch } from './proxy-fetch.ts';
 export { nodeClientGone, nodeMountPath, nodeRequestHeader, nodeServerOrigin } from './request-env.ts';
+export {
+  createNodeUpstreamFetch,
+  type NodeUpstreamFetchOptions,
+  nodeUpstreamFetch,
+} from './upstream-fetch.ts';
 
 /**
  * A `node:http` request listener; also Connect/Express middleware: given `next`, requests
@@ -99,6 +105,7 @@ export function withNode(options: AppOptions = {}): AppOptions {
     requestHeader: nodeRequestHeader,
     clientGone: nodeClientGone,
     proxyFetch,
+    upstreamFetch: nodeUpstreamFetch,
     hostLookup: nodeHostLookup,
     ...options,
   };

@@ -6,6 +6,7 @@
 import process from 'node:process';
 import { serve } from '../../adapters/node/index.ts';
 import { proxyFetch } from '../../adapters/node/proxy-fetch.ts';
+import { nodeUpstreamFetch } from '../../adapters/node/upstream-fetch.ts';
 import { loggedFetch, loggedProxyFetch } from '../drivers/fetch-log.ts';
 import { createFixturesUpstream } from '../drivers/node/fixtures-upstream.ts';
 import { createMailer } from '../drivers/node/mailer.ts';
@@ -46,7 +47,7 @@ export function appOptionsFor(
       ...(config.proxies.length > 0 ? { proxies: config.proxies } : {}),
       ...(config.potProvider ? { potProvider: config.potProvider } : {}),
       // TUBESCRIBE_LOG=debug: every YouTube call in the log (host and path, never the query).
-      ...(config.log === 'debug' ? { fetch: loggedFetch((u, i) => fetch(u, i), logger, systemClock) } : {}),
+      ...(config.log === 'debug' ? { fetch: loggedFetch(nodeUpstreamFetch, logger, systemClock) } : {}),
     };
     if (config.log === 'debug') app.proxyFetch = loggedProxyFetch(proxyFetch, logger, systemClock);
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { ApiError } from '../../errors.ts';
+import type { UpstreamAnswer } from '../../ports/fetch.ts';
 
 /** The default cap on an upstream body: 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 16 * 1024 * 1024;
@@ -53,7 +54,7 @@ function tooLarge(): ApiError {
  * Reads a response body as UTF-8 text, at most `maxBytes` of it: past the cap the body is
  * cancelled and `upstream_error` thrown.
  */
-export async function readCapped(response: Response, maxBytes: number): Promise<string> {
+export async function readCapped(response: UpstreamAnswer, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
@@ -71,6 +72,7 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (value === undefined) continue;
     bytes += value.byteLength;
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => {});

@@ -11,7 +11,7 @@
 import { type BreakerConfig, DEFAULT_BREAKER } from '../../core/client-health.ts';
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
+import type { ProxyFetch, UpstreamAnswer, UpstreamFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
 import type { Upstream, UpstreamObserver } from '../../ports/upstream.ts';
@@ -38,10 +38,12 @@ export interface YouTubeOptions {
    */
   proxyFetch?: ProxyFetch;
   /**
-   * A fetch to use instead of the global one for YouTube (tests). Ignored when proxies are set.
-   * The PO-token provider is always reached with the global fetch, never through a proxy.
+   * A fetch to use instead of the global one for YouTube: any `fetch` (tests), or one whose
+   * answers are only {@link UpstreamAnswer}s (the Node adapter's `nodeUpstreamFetch`). Ignored
+   * when proxies are set. The PO-token provider is always reached with the global fetch, never
+   * through a proxy.
    */
-  fetch?: FetchLike;
+  fetch?: UpstreamFetch;
   /** Client profile overrides (versions, user agents). */
   clients?: ProfileOverrides;
   /** The player fallback chain. Default VISIONOS → ANDROID → WEB. */

@@ -21,7 +21,7 @@ import { Flights } from '../../core/flights.ts';
 import { parseRetryAfter } from '../../core/retry-after.ts';
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { FetchLike, ProxyFetch } from '../../ports/fetch.ts';
+import type { ProxyFetch, UpstreamAnswer, UpstreamFetch } from '../../ports/fetch.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Random } from '../../ports/random.ts';
 import { backgroundTurn } from '../background-turn.ts';
@@ -36,7 +36,7 @@ export const PROXY_FETCH_REQUIRED =
 /** Options of {@link Transport}. */
 export interface TransportOptions {
   /** The fetch to use when no proxy is set. Default: the global fetch. */
-  fetch?: FetchLike;
+  fetch?: UpstreamFetch;
   /** Replaces every YouTube scheme+host (tests, reverse proxies). */
   origin?: string;
   /** Proxy URLs, rotated per request. They need {@link TransportOptions.proxyFetch}. */
@@ -68,7 +68,7 @@ export interface TransportOptions {
 /** A response as the driver sees it. */
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  headers: UpstreamAnswer['headers'];
   text: string;
   url: string;
 }
@@ -96,7 +96,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** The transport. */
 export class Transport {
-  private readonly fetchers: FetchLike[] | undefined;
+  private readonly fetchers: UpstreamFetch[] | undefined;
   private next = 0;
   private readonly inflight = new Flights<RawResponse>();
   /** The bound on concurrent requests (figures for tests). */
@@ -162,7 +162,7 @@ export class Transport {
     );
   }
 
-  private fetcher(): FetchLike {
+  private fetcher(): UpstreamFetch {
     if (this.fetchers) return this.fetchers[this.next++ % this.fetchers.length]!;
     return this.options.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -186,7 +186,7 @@ export class Transport {
     const path = new URL(url).pathname;
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
-      let response: Response;
+      let response: UpstreamAnswer;
       try {
         this.sent++;
         const init: RequestInit = { method, headers, redirect: 'manual' };
