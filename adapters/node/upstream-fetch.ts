@@ -1,12 +1,16 @@
 /**
  * The YouTube driver's direct fetch on Node (`nodeUpstreamFetch`, which the Node adapter sets):
- * requests over `node:http` / `node:https` with keep-alive agents, answered as the driver's
- * {@link UpstreamAnswer} instead of a `Response`.
+ * the `request` API of the `undici` package, answered as the driver's {@link UpstreamAnswer}
+ * instead of a `Response`.
  *
- * Why: Node's global fetch (undici) makes a `Request`, a `Response`, Web streams and an abort
+ * Why: Node's global fetch (undici too) makes a `Request`, a `Response`, Web streams and an abort
  * chain for every request. While batch jobs ran in `npm run bench`, that was over half of the
- * request thread's work (a request through it cost 210-290 µs of CPU, against 60-105 µs over
- * `node:http`), and a cached request arriving meanwhile waited for it.
+ * request thread's work, and a cached request arriving meanwhile waited for it. Measured on the
+ * seventeenth machine, per cold transcript through the app: 1,082-2,254 µs of CPU through the
+ * global fetch, 566-1,357 through `request`, 832-1,361 through `node:http` (tried first).
+ *
+ * `undici` is an optional peer dependency (Node needs it for `TUBESCRIBE_PROXY` too), imported
+ * on the first request; without it every request goes through the global fetch, as before.
  *
  * It sends what the global fetch of Node 20 sends besides the caller's headers (`Accept: *\/*`,
  * `Accept-Language: *`, `Sec-Fetch-Mode: cors`, `User-Agent: node`, `Accept-Encoding: gzip,
@@ -15,8 +19,6 @@
  * `proxyFetch` reaches them.
  * @module
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { UpstreamAnswer, UpstreamBody, UpstreamFetch } from '../../src/ports/fetch.ts';
@@ -25,6 +27,28 @@ import type { UpstreamAnswer, UpstreamBody, UpstreamFetch } from '../../src/port
 export interface NodeUpstreamFetchOptions {
   /** Certificate authorities trusted for https, instead of Node's (a test's own server). */
   ca?: string | Buffer;
+}
+
+/** An answer of undici's `request`: its body is a Node stream. */
+interface UndiciAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** What is used of the `undici` package (declared here: it is an optional peer dependency). */
+interface Undici {
+  request(
+    url: string,
+    options: {
+      method: string;
+      headers: Record<string, string>;
+      body?: string | Uint8Array;
+      signal?: AbortSignal;
+      dispatcher: unknown;
+    },
+  ): Promise<UndiciAnswer>;
+  Agent: new (options: { connect?: { ca?: string | Buffer } }) => unknown;
 }
 
 /** The headers Node's global fetch adds when the caller set none of that name. */
@@ -67,12 +91,11 @@ function decoder(coding: string): Transform | undefined {
 /** Errors reach the reader through the stream's iterator; an unread body's must not crash the process. */
 const ignore = (): void => {};
 
-/** The body of `response`, decoded as its `Content-Encoding` says (codings undone last first). */
-function decoded(response: IncomingMessage): Readable {
-  response.on('error', ignore);
-  const header = response.headers['content-encoding'];
-  if (!header) return response;
-  let stream: Readable = response;
+/** `body`, decoded as its `Content-Encoding` says (codings undone last first). */
+function decoded(body: Readable, header: string | string[] | undefined): Readable {
+  body.on('error', ignore);
+  if (typeof header !== 'string') return body;
+  let stream: Readable = body;
   const codings = header.toLowerCase().split(',');
   for (let i = codings.length - 1; i >= 0; i--) {
     const next = decoder(codings[i]!.trim());
@@ -85,19 +108,15 @@ function decoded(response: IncomingMessage): Readable {
 }
 
 /**
- * A body read chunk by chunk through `stream`. Cancelling it drops what was already received
- * (its connection then serves the next request: a 429's or a 5xx's few bytes, say), or closes the
- * connection when more is still to come.
+ * A body read chunk by chunk through `stream` (`raw` decoded). Cancelling it destroys both: a body
+ * already received whole (a 429's or a 5xx's few bytes) leaves its connection to the next request,
+ * one still coming closes it.
  */
-function bodyOf(stream: Readable, response: IncomingMessage): UpstreamBody & { text(): Promise<string> } {
+function bodyOf(stream: Readable, raw: Readable): UpstreamBody & { text(): Promise<string> } {
   let chunks: AsyncIterator<Buffer> | undefined;
   const cancel = async (): Promise<void> => {
-    if (response.complete) {
-      stream.resume();
-      return;
-    }
     stream.destroy();
-    response.destroy();
+    raw.destroy();
   };
   return {
     getReader: () => {
@@ -120,12 +139,12 @@ function bodyOf(stream: Readable, response: IncomingMessage): UpstreamBody & { t
   };
 }
 
-/** `response` as the driver reads it. */
-function answerOf(response: IncomingMessage, url: string): UpstreamAnswer {
-  const body = bodyOf(decoded(response), response);
-  const headers = response.headers;
+/** undici's answer as the driver reads it. */
+function answerOf(answer: UndiciAnswer, url: string): UpstreamAnswer {
+  const headers = answer.headers;
+  const body = bodyOf(decoded(answer.body, headers['content-encoding']), answer.body);
   return {
-    status: response.statusCode ?? 0,
+    status: answer.statusCode,
     url,
     headers: {
       get(name) {
@@ -139,40 +158,47 @@ function answerOf(response: IncomingMessage, url: string): UpstreamAnswer {
   };
 }
 
-function send(input: string, init: RequestInit, http: HttpAgent, https: HttpsAgent): Promise<UpstreamAnswer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(input);
-    const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:') {
-      reject(new TypeError(`cannot fetch a ${url.protocol} URL`));
-      return;
-    }
-    const body = init.body ?? undefined;
-    if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-      reject(new TypeError('nodeUpstreamFetch sends a string or bytes as a body'));
-      return;
-    }
-    const headers = requestHeaders(init);
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const request = (secure ? httpsRequest : httpRequest)(url, {
-      method: init.method ?? 'GET',
-      headers,
-      agent: secure ? https : http,
-      ...(init.signal ? { signal: init.signal } : {}),
-    });
-    request.on('error', reject); // settles once; later errors surface through the body
-    request.once('response', (response) => resolve(answerOf(response, input)));
-    request.end(body);
+async function send(
+  undici: Undici,
+  dispatcher: unknown,
+  input: string,
+  init: RequestInit,
+): Promise<UpstreamAnswer> {
+  const body = init.body ?? undefined;
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
+    throw new TypeError('nodeUpstreamFetch sends a string or bytes as a body');
+  const answer = await undici.request(input, {
+    method: init.method ?? 'GET',
+    headers: requestHeaders(init),
+    ...(body !== undefined ? { body } : {}),
+    ...(init.signal ? { signal: init.signal } : {}),
+    dispatcher,
   });
+  return answerOf(answer, input);
 }
 
-/** A direct fetch over `node:http` / `node:https`, with agents of its own (see the module). */
+/**
+ * A direct fetch on undici's `request`, with a dispatcher of its own (see the module); the global
+ * fetch when the `undici` package cannot be loaded.
+ */
 export function createNodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): UpstreamFetch {
-  // Idle keep-alive sockets are unreferenced by Node's agents: they never hold a process open.
-  const http = new HttpAgent({ keepAlive: true });
-  const https = new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) });
-  return (input, init) => send(input, init, http, https);
+  let loading: Promise<{ undici: Undici; dispatcher: unknown } | undefined> | undefined;
+  const load = async () => {
+    try {
+      const undici = (await import('undici')) as unknown as Undici;
+      // Idle keep-alive sockets are unreferenced by undici: they never hold a process open.
+      return { undici, dispatcher: new undici.Agent(options.ca ? { connect: { ca: options.ca } } : {}) };
+    } catch {
+      return undefined;
+    }
+  };
+  return async (input, init) => {
+    loading ??= load();
+    const loaded = await loading;
+    if (!loaded) return fetch(input, init);
+    return send(loaded.undici, loaded.dispatcher, input, init);
+  };
 }
 
-/** The Node adapter's direct fetch for the YouTube driver (one pair of agents per process). */
+/** The Node adapter's direct fetch for the YouTube driver (one undici dispatcher per process). */
 export const nodeUpstreamFetch: UpstreamFetch = createNodeUpstreamFetch();

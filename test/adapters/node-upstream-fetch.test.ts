@@ -1,7 +1,8 @@
 /**
  * The Node adapter's direct fetch for the YouTube driver (`nodeUpstreamFetch`), over real
  * sockets on 127.0.0.1: what it sends, the bodies it decodes, and the transport's rules through
- * it (no redirects, the body cap, retries, aborts), keep-alive, and https with certificate checks.
+ * it (no redirects, the body cap, retries, aborts), keep-alive, https with certificate checks, and
+ * the global fetch when the `undici` package is missing.
  * The whole REST API goes through it in test/e2e/youtube.test.ts (`tubescribe serve`).
  */
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeUpstreamFetch, nodeUpstreamFetch } from '../../adapters/node/upstream-fetch.ts';
 import { silentLogger } from '../../src/drivers/system.ts';
 import { Transport, type TransportOptions } from '../../src/drivers/youtube/transport.ts';
@@ -130,15 +131,17 @@ describe('nodeUpstreamFetch: the request', () => {
     expect(seen!.headers['content-length']).toBeUndefined();
   });
 
-  it('keeps the connection alive: requests one after another share one socket', async () => {
+  it('keeps connections alive: ten requests one after another open two at most', async () => {
     const origin = await startOrigin((_req, _body, res) => res.end('x'));
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < 10; i++)
       expect(await (await nodeUpstreamFetch(`${origin.url}/p${i}`, {})).text()).toBe('x');
-    expect(origin.connections).toBe(1);
+    // undici may open a second one when the next request comes before the first is released
+    expect(origin.connections).toBeLessThanOrEqual(2);
+    expect(origin.closed).toBe(0);
   });
 
   it('refuses what it cannot send, before any connection', async () => {
-    await expect(nodeUpstreamFetch('ftp://127.0.0.1/x', {})).rejects.toThrow(/ftp:/);
+    await expect(nodeUpstreamFetch('ftp://127.0.0.1/x', {})).rejects.toThrow(/protocol/);
     await expect(
       nodeUpstreamFetch('http://127.0.0.1:9/x', { method: 'POST', body: new URLSearchParams('a=1') }),
     ).rejects.toThrow(/string or bytes/);
@@ -204,8 +207,9 @@ describe('nodeUpstreamFetch: the answer', () => {
 
   it('a body past the cap is upstream_error, declared or streamed, and its connection is closed', async () => {
     const big = 'x'.repeat(64 * 1024);
+    const huge = big.repeat(4); // more than a cancelled body is read to keep its connection
     const origin = await startOrigin((req, _body, res) => {
-      if (req.url === '/declared') res.writeHead(200, { 'Content-Length': big.length }).end(big);
+      if (req.url === '/declared') res.writeHead(200, { 'Content-Length': huge.length }).end(huge);
       else {
         res.write(big); // chunked: no length given
         res.write(big);
@@ -276,7 +280,7 @@ describe('nodeUpstreamFetch: aborts', () => {
     await until(() => origin.connections === 1);
     controller.abort(new Error('caller gone'));
     await expect(pending).rejects.toThrow('caller gone');
-    await until(() => origin.closed === 1);
+    await until(() => origin.closed >= 1 && origin.closed === origin.connections);
   });
 
   it('an abort in the middle of a body rejects the read and closes the connection', async () => {
@@ -292,7 +296,7 @@ describe('nodeUpstreamFetch: aborts', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"half":');
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
-    await until(() => origin.closed === 1);
+    await until(() => origin.closed >= 1 && origin.closed === origin.connections);
     finish?.();
   });
 
@@ -304,9 +308,28 @@ describe('nodeUpstreamFetch: aborts', () => {
     });
     const answer = await nodeUpstreamFetch(`${origin.url}/cut`, {});
     expect(answer.status).toBe(200);
-    await until(() => origin.closed === 1);
+    await until(() => origin.closed >= 1 && origin.closed === origin.connections);
     await new Promise((resolve) => setTimeout(resolve, 50)); // an unhandled 'error' would fail the run
     await expect(answer.text()).rejects.toThrow();
+  });
+});
+
+describe('nodeUpstreamFetch without the undici package', () => {
+  it('sends through the global fetch, as before', async () => {
+    const origin = await startOrigin((req, _body, res) => res.end(`global:${req.headers['user-agent']}`));
+    vi.resetModules();
+    vi.doMock('undici', () => {
+      throw new Error("Cannot find package 'undici'");
+    });
+    try {
+      const node = await import('../../adapters/node/upstream-fetch.ts');
+      const answer = await node.createNodeUpstreamFetch()(`${origin.url}/x`, {});
+      expect(answer).toBeInstanceOf(Response);
+      expect(await answer.text()).toBe('global:node');
+    } finally {
+      vi.doUnmock('undici');
+      vi.resetModules();
+    }
   });
 });
 
@@ -351,8 +374,8 @@ describe('nodeUpstreamFetch: https', () => {
         'hi',
       );
       expect(raw.text).toBe('tls:hi');
-      await (await trusting(`${origin.url}/again`, {})).text();
-      expect(origin.connections).toBe(2); // the refused handshake, then one kept-alive connection
+      for (let i = 0; i < 5; i++) await (await trusting(`${origin.url}/again`, {})).text();
+      expect(origin.connections).toBeLessThanOrEqual(3); // the refused handshake, then kept-alive ones
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
