@@ -15,8 +15,8 @@
  * It sends what the global fetch of Node 20 sends besides the caller's headers (`Accept: *\/*`,
  * `Accept-Language: *`, `Sec-Fetch-Mode: cors`, `User-Agent: node`, `Accept-Encoding: gzip,
  * deflate`, each only when the caller set none) and decodes gzip, deflate and Brotli bodies as
- * it does. Redirects are never followed (the transport refuses a 3xx). Proxies are not its job:
- * `proxyFetch` reaches them.
+ * it does. Redirects are never followed (the transport refuses a 3xx). `proxyFetch` sends through
+ * a proxy the same way ({@link requestFetch} with undici's `ProxyAgent`).
  * @module
  */
 import type { Readable, Transform } from 'node:stream';
@@ -37,7 +37,7 @@ interface UndiciAnswer {
 }
 
 /** What is used of the `undici` package (declared here: it is an optional peer dependency). */
-interface Undici {
+export interface Undici {
   request(
     url: string,
     options: {
@@ -49,6 +49,7 @@ interface Undici {
     },
   ): Promise<UndiciAnswer>;
   Agent: new (options: { connect?: { ca?: string | Buffer } }) => unknown;
+  ProxyAgent: new (proxyUrl: string) => unknown;
 }
 
 /** The headers Node's global fetch adds when the caller set none of that name. */
@@ -177,27 +178,44 @@ async function send(
   return answerOf(answer, input);
 }
 
+/** What {@link requestFetch} sends through once the `undici` package is loaded, or instead of it. */
+type Loaded = { undici: Undici; dispatcher: unknown } | { instead: UpstreamFetch };
+
 /**
- * A direct fetch on undici's `request`, with a dispatcher of its own (see the module); the global
- * fetch when the `undici` package cannot be loaded.
+ * A fetch on undici's `request` through the dispatcher `dispatcherOf` makes; undici is imported on
+ * the first request. When it cannot be loaded, every request goes to `withoutUndici(cause)`.
  */
-export function createNodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): UpstreamFetch {
-  let loading: Promise<{ undici: Undici; dispatcher: unknown } | undefined> | undefined;
-  const load = async () => {
+export function requestFetch(
+  dispatcherOf: (undici: Undici) => unknown,
+  withoutUndici: (cause: unknown) => UpstreamFetch,
+): UpstreamFetch {
+  let loading: Promise<Loaded> | undefined;
+  const load = async (): Promise<Loaded> => {
     try {
       const undici = (await import('undici')) as unknown as Undici;
-      // Idle keep-alive sockets are unreferenced by undici: they never hold a process open.
-      return { undici, dispatcher: new undici.Agent(options.ca ? { connect: { ca: options.ca } } : {}) };
-    } catch {
-      return undefined;
+      return { undici, dispatcher: dispatcherOf(undici) };
+    } catch (cause) {
+      return { instead: withoutUndici(cause) };
     }
   };
   return async (input, init) => {
     loading ??= load();
     const loaded = await loading;
-    if (!loaded) return fetch(input, init);
+    if ('instead' in loaded) return loaded.instead(input, init);
     return send(loaded.undici, loaded.dispatcher, input, init);
   };
+}
+
+/**
+ * A direct fetch on undici's `request`, with a dispatcher of its own (see the module); the global
+ * fetch when the `undici` package cannot be loaded.
+ */
+export function createNodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): UpstreamFetch {
+  // Idle keep-alive sockets are unreferenced by undici: they never hold a process open.
+  return requestFetch(
+    (undici) => new undici.Agent(options.ca ? { connect: { ca: options.ca } } : {}),
+    () => (input, init) => fetch(input, init),
+  );
 }
 
 /** The Node adapter's direct fetch for the YouTube driver (one undici dispatcher per process). */

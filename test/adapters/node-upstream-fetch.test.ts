@@ -1,8 +1,8 @@
 /**
  * The Node adapter's direct fetch for the YouTube driver (`nodeUpstreamFetch`), over real
  * sockets on 127.0.0.1: what it sends, the bodies it decodes, and the transport's rules through
- * it (no redirects, the body cap, retries, aborts), keep-alive, https with certificate checks, and
- * the global fetch when the `undici` package is missing.
+ * it (no redirects, the body cap, retries, aborts), keep-alive, https with certificate checks, the
+ * Node `proxyFetch` on the same path, and the global fetch when the `undici` package is missing.
  * The whole REST API goes through it in test/e2e/youtube.test.ts (`tubescribe serve`).
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { proxyFetch } from '../../adapters/node/proxy-fetch.ts';
 import { createNodeUpstreamFetch, nodeUpstreamFetch } from '../../adapters/node/upstream-fetch.ts';
 import { silentLogger } from '../../src/drivers/system.ts';
 import { Transport, type TransportOptions } from '../../src/drivers/youtube/transport.ts';
@@ -311,6 +312,35 @@ describe('nodeUpstreamFetch: aborts', () => {
     await until(() => origin.closed >= 1 && origin.closed === origin.connections);
     await new Promise((resolve) => setTimeout(resolve, 50)); // an unhandled 'error' would fail the run
     await expect(answer.text()).rejects.toThrow();
+  });
+});
+
+describe("proxyFetch: the same answers through a proxy's CONNECT tunnel", () => {
+  it('answers without a Response, its gzip body decoded, and only through the proxy', async () => {
+    const proxies = (await import(new URL('../smoke/proxy-servers.mjs', import.meta.url).href)) as {
+      startProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }>;
+    };
+    const proxy = await proxies.startProxy();
+    try {
+      const origin = await startOrigin((req, body, res) => {
+        res.writeHead(200, { 'Content-Encoding': 'gzip' });
+        res.end(gzipSync(Buffer.from(`${req.method} ${req.url} ${body}`)));
+      });
+      const raw = await transport(proxyFetch(proxy.url), origin.url).request(
+        'POST',
+        `${origin.url}/youtubei/v1/player`,
+        {},
+        '{"v":1}',
+      );
+      expect(raw.text).toBe('POST /youtubei/v1/player {"v":1}');
+      const answer = await proxyFetch(proxy.url)(`${origin.url}/again`, {});
+      expect('clone' in answer).toBe(false); // not a Response (undici's own or the global one)
+      expect(await answer.text()).toBe('GET /again ');
+      expect(proxy.seen.every((line) => line === `CONNECT ${new URL(origin.url).host}`)).toBe(true);
+      expect(proxy.seen.length).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
