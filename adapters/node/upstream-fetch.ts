@@ -6,11 +6,12 @@
  * Why: Node's global fetch (undici too) makes a `Request`, a `Response`, Web streams and an abort
  * chain for every request. While batch jobs ran in `npm run bench`, that was over half of the
  * request thread's work, and a cached request arriving meanwhile waited for it. Measured on the
- * seventeenth machine, per cold transcript through the app: 1,082-2,254 µs of CPU through the
- * global fetch, 566-1,357 through `request`, 832-1,361 through `node:http` (tried first).
+ * seventeenth machine, per cold transcript through the app (after a first round of each):
+ * 864-1,260 µs of CPU through the global fetch, 530-732 through `request`, 679-892 through
+ * `node:http` (tried first).
  *
  * `undici` is an optional peer dependency (Node needs it for `TUBESCRIBE_PROXY` too), imported
- * on the first request; without it every request goes through the global fetch, as before.
+ * on the first request; without it every direct request goes through the global fetch, as before.
  *
  * It sends what the global fetch of Node 20 sends besides the caller's headers (`Accept: *\/*`,
  * `Accept-Language: *`, `Sec-Fetch-Mode: cors`, `User-Agent: node`, `Accept-Encoding: gzip,
