@@ -7,7 +7,7 @@
  * @module
  */
 import type { Clock } from '../ports/clock.ts';
-import type { ProxyFetch, UpstreamAnswer } from '../ports/fetch.ts';
+import type { ProxyFetch, UpstreamFetch } from '../ports/fetch.ts';
 import type { Logger } from '../ports/logger.ts';
 
 /** `https://host/path?query#hash` → `{ host, path }`, nothing of the query or the user info. */
@@ -20,16 +20,13 @@ function target(url: string): { host: string; path: string } {
   }
 }
 
-/** A fetch of answers of type `A` (a `Response`, or the driver's lighter {@link UpstreamAnswer}). */
-type FetchOf<A> = (input: string, init: RequestInit) => Promise<A>;
-
-/** `fetch`, logging each call at `debug` through `logger`. */
-export function loggedFetch<A extends { status: number }>(
-  fetch: FetchOf<A>,
+/** The YouTube driver's `fetch`, logging each call at `debug` through `logger`. */
+export function loggedFetch(
+  fetch: UpstreamFetch,
   logger: Logger,
   clock: Clock,
   via?: 'proxy',
-): FetchOf<A> {
+): UpstreamFetch {
   return async (input, init) => {
     const began = clock.now();
     const fields = { method: init.method ?? 'GET', ...target(input), ...(via ? { via } : {}) };
