@@ -49,7 +49,9 @@ describeRedis('crash safety on Redis', () => {
     });
     const [holdId] = await c.redis.hkeys(`{${c.prefix}c}:holds`);
     expect(holdId).toMatch(/^req_/);
-    expect(Number(await c.redis.zscore(`{${c.prefix}c}:hold-expiry`, holdId!))).toBe(clock.now() + TTL);
+    // The hold keeps its expiry last: account|cost|balance after|expiry.
+    const hold = await c.redis.hget(`{${c.prefix}c}:holds`, holdId!);
+    expect(Number(hold!.split('|')[3])).toBe(clock.now() + TTL);
     await doomed.ts.close();
     await doomed.storage.close();
 

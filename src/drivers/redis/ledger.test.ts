@@ -454,3 +454,83 @@ describeRedis('Redis ledger: how it talks to Redis (keys made once, the commands
     });
   });
 });
+
+describeRedis(
+  'Redis ledger: holds carry their own expiry, and the reconciler finds expired ones by reading them',
+  () => {
+    let client: Redis;
+    let prefix: string;
+    const holdsKey = () => `{${prefix}c}:holds`;
+    const legacyKey = () => `{${prefix}c}:hold-expiry`;
+    beforeEach(async () => {
+      client = await connect();
+      prefix = uniquePrefix('ledger-expiry');
+    });
+    afterEach(async () => {
+      await deleteKeys(client, prefix);
+      await client.quit();
+    });
+
+    it('a hold made by a reservation or an admission keeps its expiry; no index is written per call', async () => {
+      const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+      const ledger = createRedisLedger({ client, prefix, clock });
+      await ledger.grant('a', 10, 'g');
+      await ledger.reserve('a', 3, 'r1', 60_000);
+      await ledger.admit!('acct:a', [{ limit: 5, window: 60 }], {
+        account: 'a',
+        cost: 2,
+        reservationId: 'r2',
+        ttlMs: 90_000,
+      });
+      expect(await client.hgetall(holdsKey())).toEqual({
+        r1: `a|3|7|${clock.now() + 60_000}`,
+        r2: `a|2|5|${clock.now() + 90_000}`,
+      });
+      expect(await client.exists(legacyKey())).toBe(0);
+      // Within each lifetime nothing is returned; past r1's only r1.
+      clock.advance(60_000 - 1);
+      expect(await ledger.reconcile()).toBe(0);
+      clock.advance(1);
+      expect(await ledger.reconcile()).toBe(1);
+      expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 2, spent: 0, granted: 10 });
+      expect(await ledger.commit('r1')).toBe(false);
+      expect(await ledger.commit('r2')).toBe(true);
+      expect(await ledger.credits('a')).toEqual({ balance: 8, reserved: 0, spent: 2, granted: 10 });
+    });
+
+    it('returns the holds an earlier version left (its expiries in a sorted set) and drops the entries of settled ones', async () => {
+      const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+      const ledger = createRedisLedger({ client, prefix, clock });
+      await ledger.grant('a', 10, 'g');
+      // What the earlier scripts left: a hold without its expiry, indexed in the sorted set, and an
+      // index entry whose hold was settled before its expiry.
+      await client.hset(`{${prefix}c}:acct:a`, 'balance', '6', 'reserved', '4');
+      await client.hset(holdsKey(), 'old', 'a|4|6');
+      await client.zadd(legacyKey(), clock.now() + 60_000, 'old', clock.now() + 30_000, 'settled');
+      clock.advance(30_000);
+      expect(await ledger.reconcile()).toBe(0);
+      expect(await client.zrange(legacyKey(), 0, -1)).toEqual(['old']);
+      clock.advance(30_000);
+      expect(await ledger.reconcile()).toBe(1);
+      expect(await client.exists(legacyKey(), holdsKey())).toBe(0);
+      expect(await ledger.credits('a')).toEqual({ balance: 10, reserved: 0, spent: 0, granted: 10 });
+    });
+
+    it('reads every open hold, a thousand expired ones a call at most, and leaves the others', async () => {
+      const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+      const ledger = createRedisLedger({ client, prefix, clock });
+      await ledger.grant('a', 10_000, 'g');
+      const reserve = (from: number, count: number, ttlMs: number) =>
+        Promise.all(Array.from({ length: count }, (_, i) => ledger.reserve('a', 1, `h${from + i}`, ttlMs)));
+      await reserve(0, 1_200, 1_000);
+      await reserve(1_200, 300, 60_000);
+      clock.advance(1_000);
+      const first = await ledger.reconcile();
+      expect(first).toBeGreaterThanOrEqual(1_000);
+      expect(first + (await ledger.reconcile())).toBe(1_200);
+      expect(await ledger.reconcile()).toBe(0);
+      expect(await ledger.credits('a')).toEqual({ balance: 9_700, reserved: 300, spent: 0, granted: 10_000 });
+      expect(await client.hlen(holdsKey())).toBe(300);
+    });
+  },
+);

@@ -101,6 +101,15 @@ const pair = (value: unknown): [boolean, number] => {
 /** A reservation's reply (see RESERVE_FN): made a hold of its own, or answered from one (a repeat). */
 const madeHold = (value: unknown): boolean => String(value).endsWith('|new');
 
+/**
+ * When a hold may be returned (ms), from its `account|cost|balance after|expiry`; undefined for a
+ * hold made before holds carried it (those are in the legacy sorted set).
+ */
+const holdExpiry = (hold: string): number | undefined => {
+  const fields = hold.split('|');
+  return fields.length === 4 ? Number(fields[3]) : undefined;
+};
+
 /** A reservation this instance made: its account, and its cost when this call made the hold. */
 interface MyHold {
   account: string;
@@ -134,7 +143,12 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const localNow = (): number => options.clock?.now() ?? Date.now();
   const credits = `{${prefix}c}`;
   const holds = `${credits}:holds`;
-  const holdExpiry = `${credits}:hold-expiry`;
+  /**
+   * The sorted set of holds' expiries that earlier versions wrote with each hold (holds now
+   * carry their expiry, see RESERVE_FN): read only by `reconcile`, which returns the holds such
+   * an instance left, during a rolling upgrade or after it.
+   */
+  const legacyHoldExpiry = `${credits}:hold-expiry`;
   const grants = `${credits}:grants`;
   const account = memoByName((id) => `${credits}:acct:${id}`);
   /** Each account's usage hash of the day last asked for (see `usageKey`). */
@@ -283,7 +297,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       owner = hold.slice(0, hold.indexOf('|'));
     }
     // Without the cost, the script reads the hold and checks its owner: a stale memory settles nothing.
-    const keys = [account(owner), holds, holdExpiry];
+    const keys = [account(owner), holds];
     const args: (string | number)[] = [now(), reservationId, owner, spend ? 1 : 0, known?.cost ?? ''];
     if (usage) {
       const day = dayOf(localNow());
@@ -320,7 +334,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
 
     async reserve(id, cost, reservationId, ttlMs): Promise<ReserveResult> {
       const reply = await scripts.reserve.run(
-        [account(id), holds, holdExpiry],
+        [account(id), holds],
         [now(), id, cost, reservationId, Math.max(1, Math.round(ttlMs))],
       );
       const [ok, balance] = pair(reply);
@@ -370,7 +384,7 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
 
     async admit(bucket, rules, { account: id, cost, reservationId, ttlMs }) {
       const keys = windowKeys(bucket, rules);
-      keys.push(account(id), holds, holdExpiry);
+      keys.push(account(id), holds);
       const args = ruleArgs(rules);
       args.push(id, cost, reservationId, Math.max(1, Math.round(ttlMs)));
       const [at, reservation, ...counts] = (await scripts.admit.run(keys, args)) as (number | string)[];
@@ -437,9 +451,24 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
     },
 
     async reconcile() {
-      const expired = await client.zrangebyscore(holdExpiry, '-inf', await redisNow(), 'LIMIT', 0, 1000);
+      const now = await redisNow();
+      // Open holds are few (calls under way, and any their instance did not settle): read them
+      // all, a thousand at a time, until a thousand expired ones are found.
+      const expired: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, fields] = await client.hscan(holds, cursor, 'COUNT', 1000);
+        cursor = next;
+        for (let i = 0; i + 1 < fields.length; i += 2) {
+          const expiry = holdExpiry(fields[i + 1]!);
+          if (expiry !== undefined && expiry <= now) expired.push(fields[i]!);
+        }
+      } while (cursor !== '0' && expired.length < 1000);
+      const legacy = await client.zrangebyscore(legacyHoldExpiry, '-inf', now, 'LIMIT', 0, 1000);
       let released = 0;
       for (const id of expired) if (await settle(id, false)) released++;
+      for (const id of legacy) if (await settle(id, false)) released++;
+      if (legacy.length > 0) await client.zrem(legacyHoldExpiry, ...legacy);
       return released;
     },
 
