@@ -110,6 +110,9 @@ const holdExpiry = (hold: string): number | undefined => {
   return fields.length === 4 ? Number(fields[3]) : undefined;
 };
 
+/** The account a hold (`account|…`) was made for. */
+const holdOwner = (hold: string): string => hold.slice(0, hold.indexOf('|'));
+
 /** A reservation this instance made: its account, and its cost when this call made the hold. */
 interface MyHold {
   account: string;
@@ -288,13 +291,19 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
   const keysUsed = `${prefix}keys-used`;
   const now = (): number => options.clock?.now() ?? -1;
 
-  async function settle(reservationId: string, spend: boolean, usage?: UsageTag): Promise<boolean> {
+  /** Settles a reservation; `heldBy`: its hold's owner, when the caller has just read the hold. */
+  async function settle(
+    reservationId: string,
+    spend: boolean,
+    usage?: UsageTag,
+    heldBy?: string,
+  ): Promise<boolean> {
     const known = mine.get(reservationId);
-    let owner = known?.account;
+    let owner = known?.account ?? heldBy;
     if (owner === undefined) {
       const hold = await client.hget(holds, reservationId);
       if (!hold) return false;
-      owner = hold.slice(0, hold.indexOf('|'));
+      owner = holdOwner(hold);
     }
     // Without the cost, the script reads the hold and checks its owner: a stale memory settles nothing.
     const keys = [account(owner), holds];
@@ -454,19 +463,21 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const now = await redisNow();
       // Open holds are few (calls under way, and any their instance did not settle): read them
       // all, a thousand at a time, until a thousand expired ones are found.
-      const expired: string[] = [];
+      // Each expired hold's owner is taken from the text just read: settling needs no lookup.
+      const expired: { id: string; owner: string }[] = [];
       let cursor = '0';
       do {
         const [next, fields] = await client.hscan(holds, cursor, 'COUNT', 1000);
         cursor = next;
         for (let i = 0; i + 1 < fields.length; i += 2) {
-          const expiry = holdExpiry(fields[i + 1]!);
-          if (expiry !== undefined && expiry <= now) expired.push(fields[i]!);
+          const hold = fields[i + 1]!;
+          const expiry = holdExpiry(hold);
+          if (expiry !== undefined && expiry <= now) expired.push({ id: fields[i]!, owner: holdOwner(hold) });
         }
       } while (cursor !== '0' && expired.length < 1000);
       const legacy = await client.zrangebyscore(legacyHoldExpiry, '-inf', now, 'LIMIT', 0, 1000);
       let released = 0;
-      for (const id of expired) if (await settle(id, false)) released++;
+      for (const { id, owner } of expired) if (await settle(id, false, undefined, owner)) released++;
       for (const id of legacy) if (await settle(id, false)) released++;
       if (legacy.length > 0) await client.zrem(legacyHoldExpiry, ...legacy);
       return released;
